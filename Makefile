@@ -1,0 +1,49 @@
+# Every target sets itself up: a fresh machine needs nothing but `make demo` or `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+APT_PACKAGES := xvfb xdotool x11-utils
+STAMP := $(VENV)/.installed
+
+.PHONY: setup system-packages demo test lint bench clean
+
+setup: system-packages $(STAMP)
+
+system-packages:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing Debian packages:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		else \
+			echo "missing Debian packages:$$missing"; \
+			echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; \
+			exit 1; \
+		fi; \
+	fi
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	# pyautogui drags in python3-xlib, which writes the same Xlib/ folder: python-xlib must win.
+	$(BIN)/pip install -q --force-reinstall --no-deps python-xlib==0.33
+	touch $(STAMP)
+
+demo: setup
+	mkdir -p reports
+	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n 2
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python benchmarks/perf/run.py
+
+clean:
+	rm -rf $(VENV) playtest-results reports .pytest_cache

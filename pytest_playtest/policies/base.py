@@ -1,0 +1,96 @@
+"""What every policy receives and returns.
+
+A policy is asked once per step: ``decide(observation) -> Decision``. It never touches the app or the
+display itself; the session performs the action, measures its effect and reports it back through
+``record(step)``. A policy raises PolicyError when its own infrastructure fails (an endpoint that stays
+down): the run then ends with status "error", never "fail".
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..actions import Action
+    from ..expect import Expectation
+    from ..trajectory import Step
+    from ..vision import TextBox, Vision, Widget
+
+
+class PolicyError(RuntimeError):
+    """The policy cannot go on for reasons that are not the app's fault."""
+
+
+@dataclass
+class PolicyContext:
+    """Everything fixed for one run, handed to the policy once before the first step."""
+
+    strategy: str
+    goal: str
+    expectations: list[Expectation]
+    seed: int
+    max_steps: int
+    timeout: float
+    window: tuple[int, int]
+    options: dict[str, Any] = field(default_factory=dict)
+    artifacts: Path | None = None
+
+    def rng(self) -> random.Random:
+        return random.Random(self.seed)
+
+
+@dataclass
+class Observation:
+    """The window as the policy sees it before one step. OCR and widget detection run on demand only."""
+
+    step: int
+    frame: np.ndarray
+    frame_hash: str
+    elapsed: float
+    history: list[Step]
+    vision: Vision
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return int(self.frame.shape[1]), int(self.frame.shape[0])
+
+    def text_boxes(self) -> list[TextBox]:
+        return self.vision.read(self.frame, key=self.frame_hash)
+
+    def text(self) -> str:
+        return self.vision.text(self.frame, key=self.frame_hash)
+
+    def widgets(self) -> list[Widget]:
+        return self.vision.widgets(self.frame, key=self.frame_hash)
+
+
+@dataclass
+class Decision:
+    """A policy's answer for one step: the action, the tokens it cost, and why (for the trajectory)."""
+
+    action: Action
+    tokens: int = 0
+    note: str = ""
+
+
+class Policy:
+    """Base class of policies; subclasses implement ``decide``."""
+
+    name = "base"
+
+    def __init__(self, context: PolicyContext) -> None:
+        self.context = context
+
+    def decide(self, observation: Observation) -> Decision:
+        raise NotImplementedError
+
+    def record(self, step: Step) -> None:
+        """Told what the last action did (the session fills ``step`` after acting)."""
+
+    def close(self) -> None:
+        """Release what the policy holds (HTTP clients, files)."""

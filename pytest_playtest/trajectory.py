@@ -1,0 +1,106 @@
+"""The record of a run: one Step per action, written as JSONL beside the screenshots.
+
+A trajectory file holds a header line (``{"trajectory": 1, ...}``: app, policy, window size, seed)
+followed by one line per step. Replay (``policies/replay.py``) reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .actions import Action
+
+FORMAT_VERSION = 1
+FILE_NAME = "trajectory.jsonl"
+
+
+@dataclass
+class Step:
+    """What one action did: the frame before and after, whether the window changed, what it cost."""
+
+    index: int
+    action: Action
+    before_hash: str = ""
+    after_hash: str = ""
+    changed: bool = False
+    changed_fraction: float = 0.0
+    changed_box: tuple[int, int, int, int] | None = None
+    text: str = ""
+    tokens: int = 0
+    started: float = 0.0
+    duration: float = 0.0
+    note: str = ""
+    screenshot: str | None = None
+    window: tuple[int, int] = (0, 0)
+    error: str | None = None
+    findings: list[str] = field(default_factory=list)
+
+    @property
+    def effect(self) -> str:
+        if self.error:
+            return f"refused: {self.error}"
+        if not self.changed:
+            return "no visible change"
+        return f"window changed ({self.changed_fraction:.1%} of pixels)"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["action"] = self.action.to_dict()
+        data["effect"] = self.effect
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Step:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        known["action"] = Action.from_dict(data["action"])
+        if known.get("changed_box") is not None:
+            known["changed_box"] = tuple(known["changed_box"])
+        if "window" in known:
+            known["window"] = tuple(known["window"])
+        return cls(**known)
+
+
+@dataclass
+class Trajectory:
+    """A header and the steps of one run."""
+
+    header: dict[str, Any] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+
+    def write(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / FILE_NAME
+        with path.open("w", encoding="utf-8") as out:
+            out.write(json.dumps({"trajectory": FORMAT_VERSION, **self.header}) + "\n")
+            for step in self.steps:
+                out.write(json.dumps(step.to_dict()) + "\n")
+        return path
+
+    @classmethod
+    def read(cls, source: Path) -> Trajectory:
+        """Read a trajectory from its file or the folder holding it; errors name the file and line."""
+        path = source / FILE_NAME if source.is_dir() else source
+        if not path.exists():
+            raise FileNotFoundError(f"no trajectory at {path}")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not lines:
+            raise ValueError(f"{path}: empty trajectory file")
+        try:
+            header = json.loads(lines[0])
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:1: bad header: {exc}") from None
+        if not isinstance(header, dict) or header.get("trajectory") != FORMAT_VERSION:
+            raise ValueError(f"{path}:1: not a version-{FORMAT_VERSION} trajectory header")
+        steps = []
+        for number, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                steps.append(Step.from_dict(json.loads(line)))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"{path}:{number}: bad step: {exc}") from None
+        header.pop("trajectory")
+        return cls(header=header, steps=steps)
