@@ -27,8 +27,6 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
-	# pyautogui drags in python3-xlib, which writes the same Xlib/ folder: python-xlib must win.
-	$(BIN)/pip install -q --force-reinstall --no-deps python-xlib==0.33
 	touch $(STAMP)
 
 demo: setup

@@ -295,22 +295,11 @@ def _positional(kind: str, values: list[Any]) -> dict[str, Any]:
 
 # -- executing actions with real X input --------------------------------------------------------------
 class Executor:
-    """Performs actions on one app's window with real X input events (XTest through pyautogui).
+    """Performs actions on one app's window with real X input events (XTest)."""
 
-    pyautogui binds to ``$DISPLAY`` when imported, so it is imported here, lazily, once the display is
-    up; its per-call sleep and the corner fail-safe are switched off.
-    """
-
-    #: pyautogui key names accepted besides single characters; anything else is refused up front.
     def __init__(self, display: Display, app: App) -> None:
         self.display = display
         self.app = app
-        self._gui: Any = None
-
-    def _pyautogui(self) -> Any:
-        if self._gui is None:
-            self._gui = self.display.pyautogui()
-        return self._gui
 
     def _absolute(self, x: int, y: int) -> tuple[int, int]:
         geometry = self.app.window_geometry()
@@ -321,58 +310,47 @@ class Executor:
             )
         return geometry.x + x, geometry.y + y
 
-    def _check_keys(self, *keys: str) -> None:
-        gui = self._pyautogui()
-        bad = [k for k in keys if not gui.isValidKey(k) and len(k) != 1]
-        if bad:
-            raise ActionError(f"unknown key name(s): {', '.join(bad)}")
-
     def perform(self, action: Action) -> None:
         """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed."""
+        from .xinput import InputError
+
         if action.kind == "finish":
             return
         if action.kind == "wait":
             time.sleep(action.seconds)
             return
-        gui = self._pyautogui()
-        if action.kind in KEY_KINDS:
-            keys = (action.key,) if action.key else action.keys
-            if action.kind != "type_text":
-                self._check_keys(*keys)
-            self.app.focus()
-        match action.kind:
-            case "click" | "double_click" | "right_click":
-                x, y = self._absolute(action.x, action.y)
-                clicks = 2 if action.kind == "double_click" else 1
-                button = "right" if action.kind == "right_click" else "left"
-                gui.click(x, y, clicks=clicks, interval=0.05 if clicks > 1 else 0.0, button=button)
-            case "drag":
-                x1, y1 = self._absolute(action.x, action.y)
-                x2, y2 = self._absolute(action.x2, action.y2)
-                gui.moveTo(x1, y1)
-                gui.mouseDown(x1, y1)
-                # a few intermediate motion events, so toolkits that track motion see a real drag
-                for i in range(1, 5):
-                    gui.moveTo(x1 + (x2 - x1) * i // 4, y1 + (y2 - y1) * i // 4)
-                    time.sleep(0.01)
-                gui.mouseUp(x2, y2)
-            case "scroll":
-                x, y = self._absolute(action.x, action.y)
-                gui.moveTo(x, y)
-                clicks = action.amount if action.direction in ("up", "left") else -action.amount
-                if action.direction in ("left", "right"):
-                    gui.hscroll(clicks)
+        xin = self.display.input()
+        try:
+            if action.kind in KEY_KINDS:
+                if action.kind == "type_text":
+                    xin.check_keys(*action.text)
                 else:
-                    gui.scroll(clicks)
-            case "type_text":
-                gui.write(action.text, interval=0.005)
-            case "press":
-                gui.press(action.key, presses=action.times, interval=0.03)
-            case "hotkey":
-                gui.hotkey(*action.keys)
-            case "hold":
-                gui.keyDown(action.key)
-                try:
-                    time.sleep(action.seconds)
-                finally:
-                    gui.keyUp(action.key)
+                    xin.check_keys(*((action.key,) if action.key else action.keys))
+                self.app.focus()
+            match action.kind:
+                case "click" | "double_click" | "right_click":
+                    x, y = self._absolute(action.x, action.y)
+                    button = "right" if action.kind == "right_click" else "left"
+                    xin.button(x, y, button, clicks=2 if action.kind == "double_click" else 1)
+                case "drag":
+                    start = self._absolute(action.x, action.y)
+                    end = self._absolute(action.x2, action.y2)
+                    xin.drag(*start, *end)
+                case "scroll":
+                    x, y = self._absolute(action.x, action.y)
+                    button = {"left": "scroll_left", "right": "scroll_right"}.get(action.direction,
+                                                                                  action.direction)
+                    xin.button(x, y, button, clicks=action.amount, interval=0.01)
+                case "type_text":
+                    xin.type_text(action.text)
+                case "press":
+                    for i in range(action.times):
+                        if i:
+                            time.sleep(0.03)
+                        xin.press(action.key)
+                case "hotkey":
+                    xin.hotkey(*action.keys)
+                case "hold":
+                    xin.press(action.key, hold=action.seconds)
+        except InputError as exc:
+            raise ActionError(str(exc)) from None

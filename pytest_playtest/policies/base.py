@@ -54,6 +54,8 @@ class Observation:
     elapsed: float
     history: list[Step]
     vision: Vision
+    #: the newest text the background OCR has read (may lag a few frames; "" when nothing reads)
+    seen_text: str = ""
 
     @property
     def size(self) -> tuple[int, int]:

@@ -1,0 +1,312 @@
+"""The app under test: launched as untrusted code, watched, and killed with everything it started.
+
+The app runs in its own session/process group with a scrubbed environment (no API keys or tokens),
+dies with the test process (PR_SET_PDEATHSIG) and has its whole group killed on teardown. Its stdout
+and stderr are read continuously by threads, so a traceback printed by a Tk callback is seen while
+the app keeps running.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .display import Display
+
+#: Variables never handed to the app: credentials of the tester must not reach untrusted code.
+SECRET_NAME = re.compile(r"(_API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$|^(OPENAI|ANTHROPIC)_", re.I)
+
+APP_ENV_DEFAULTS = {
+    "SDL_AUDIODRIVER": "dummy",
+    "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+    "PYTHONFAULTHANDLER": "1",
+    "PYTHONUNBUFFERED": "1",
+    "SDL_VIDEO_WINDOW_POS": "0,0",
+}
+
+_PR_SET_PDEATHSIG = 1
+
+
+class AppError(RuntimeError):
+    """The app could not be started or watched for reasons that are not its fault (bad path, no X)."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The window's client area in root (screen) coordinates."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    stream: str
+    text: str
+    time: float
+
+
+def resolve_argv(target: str | Sequence[str], cwd: Path | None = None) -> list[str]:
+    """The argv to run: a ``.py`` path runs with this interpreter; an argv[0] of ``python`` too."""
+    if isinstance(target, str | Path):
+        target = str(target)
+        argv = [sys.executable, target] if target.endswith(".py") else shlex.split(target)
+    else:
+        argv = [str(a) for a in target]
+    if not argv:
+        raise AppError("the app to launch is empty")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    script = next((a for a in argv[1:2] if a.endswith(".py")), None) if argv[0] == sys.executable else None
+    if script is not None:
+        path = Path(script) if Path(script).is_absolute() else (cwd or Path.cwd()) / script
+        if not path.is_file():
+            raise AppError(f"app file not found: {path}")
+    return argv
+
+
+def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The app's environment: ours minus secrets, plus the display and quiet/safe toolkit settings."""
+    env = {k: v for k, v in os.environ.items() if not SECRET_NAME.search(k)}
+    env.pop("XAUTHORITY", None)
+    env.update(APP_ENV_DEFAULTS)
+    env.update(display_env)
+    for key, value in (extra or {}).items():
+        if SECRET_NAME.search(key):
+            raise AppError(f"refusing to pass {key} to the app under test: it looks like a secret")
+        env[key] = str(value)
+    return env
+
+
+def _die_with_parent() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def group_pids(pgid: int) -> list[int]:
+    """Every live process whose process group is ``pgid``."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        # fields after "comm)": state, ppid, pgrp, ...; zombies are dead already
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+class App:
+    """A running app under test."""
+
+    def __init__(
+        self,
+        target: str | Sequence[str],
+        display: Display,
+        *,
+        cwd: str | Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.display = display
+        self.cwd = Path(cwd) if cwd else None
+        self.argv = resolve_argv(target, self.cwd)
+        self.env = scrubbed_environment(display.env(), env)
+        self.output: list[OutputLine] = []
+        self._output_changed = threading.Condition()
+        self._readers: list[threading.Thread] = []
+        self._window: Any = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0
+
+    # -- life cycle ---------------------------------------------------------------------------------
+    def start(self) -> App:
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+        except OSError as exc:
+            raise AppError(f"could not start {shlex.join(self.argv)}: {exc}") from None
+        self.started_at = time.monotonic()
+        for name, stream in (("stdout", self.proc.stdout), ("stderr", self.proc.stderr)):
+            reader = threading.Thread(target=self._read, args=(name, stream), daemon=True,
+                                      name=f"playtest-{name}-{self.proc.pid}")
+            reader.start()
+            self._readers.append(reader)
+        return self
+
+    def _read(self, name: str, stream: Any) -> None:
+        for raw in iter(stream.readline, b""):
+            line = OutputLine(name, raw.decode("utf-8", "replace").rstrip("\n"), time.monotonic())
+            with self._output_changed:
+                self.output.append(line)
+                self._output_changed.notify_all()
+        stream.close()
+
+    @property
+    def pid(self) -> int:
+        if self.proc is None:
+            raise AppError("the app has not been started")
+        return self.proc.pid
+
+    def poll(self) -> int | None:
+        """The exit code (negative: killed by that signal), or None while it runs."""
+        return None if self.proc is None else self.proc.poll()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def wait(self, timeout: float) -> int | None:
+        try:
+            return self.proc.wait(timeout) if self.proc else None
+        except subprocess.TimeoutExpired:
+            return None
+
+    def terminate(self, grace: float = 1.0) -> int | None:
+        """Stop the app and everything in its process group; returns its exit code."""
+        if self.proc is None:
+            return None
+        pgid = self.proc.pid
+        if self.proc.poll() is None:
+            try:
+                os.killpg(pgid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            self.wait(grace)
+        # whatever is left of the group, including children that ignored SIGTERM, goes now
+        for _ in range(50):
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            if not group_pids(pgid):
+                break
+            time.sleep(0.01)
+        code = self.wait(5)
+        for reader in self._readers:
+            reader.join(timeout=2)
+        return code
+
+    @property
+    def exit_signal(self) -> str | None:
+        code = self.poll()
+        if code is not None and code < 0:
+            try:
+                return signal.Signals(-code).name
+            except ValueError:
+                return f"signal {-code}"
+        return None
+
+    # -- output ---------------------------------------------------------------------------------------
+    def text_output(self, stream: str | None = None, since: int = 0) -> str:
+        with self._output_changed:
+            lines = self.output[since:]
+        return "\n".join(line.text for line in lines if stream is None or line.stream == stream)
+
+    def wait_for_output(self, pattern: str, *, timeout: float) -> bool:
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._output_changed:
+            while True:
+                if any(regex.search(line.text) for line in self.output):
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._output_changed.wait(left)
+
+    # -- the window ---------------------------------------------------------------------------------
+    def _top_level_windows(self) -> list[Any]:
+        from Xlib import X
+        from Xlib.error import XError
+        from Xlib.ext import res
+
+        conn = self.display.xlib()
+        if not conn.has_extension("X-Resource"):
+            raise AppError("the X server has no X-Resource extension: cannot map windows to processes")
+        pids = set(group_pids(self.pid))
+        found = []
+        for window in conn.screen().root.query_tree().children:
+            try:
+                attributes = window.get_attributes()
+                if attributes.map_state != X.IsViewable or attributes.win_class != X.InputOutput:
+                    continue
+                geometry = window.get_geometry()
+                if geometry.width < 8 or geometry.height < 8:
+                    continue
+                reply = conn.res_query_client_ids([{"client": window.id, "mask": res.LocalClientPIDMask}])
+            except XError:
+                continue  # the window went away while we looked
+            owners = {value for entry in reply.ids for value in entry.value}
+            if owners & pids:
+                found.append((geometry.width * geometry.height, window))
+        return [window for _, window in sorted(found, key=lambda pair: -pair[0])]
+
+    def wait_for_window(self, *, timeout: float = 15.0) -> bool:
+        """Wait for the app's largest mapped top-level window; False if the app exited or time ran out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.alive:
+                return False
+            windows = self._top_level_windows()
+            if windows:
+                self._window = windows[0]
+                return True
+            time.sleep(0.01)
+        return False
+
+    @property
+    def has_window(self) -> bool:
+        return self._window is not None
+
+    def window_geometry(self) -> Geometry:
+        """Where the window is on the screen now (it may have moved or been resized)."""
+        if self._window is None:
+            raise AppError("the app has no window (yet)")
+        from Xlib.error import XError
+
+        try:
+            geometry = self._window.get_geometry()
+            root = self.display.xlib().screen().root
+            origin = root.translate_coords(self._window, 0, 0)
+        except XError as exc:
+            raise AppError(f"the app window is gone: {exc}") from None
+        return Geometry(origin.x, origin.y, geometry.width, geometry.height)
+
+    def focus(self) -> None:
+        """Give the window keyboard focus; with no window manager, keys go where the focus is set."""
+        from Xlib import X
+        from Xlib.error import XError
+
+        if self._window is None:
+            return
+        try:
+            self._window.set_input_focus(X.RevertToParent, X.CurrentTime)
+            self.display.xlib().sync()
+        except XError:
+            pass

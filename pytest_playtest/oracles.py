@@ -1,0 +1,289 @@
+"""Checks that need no model: crash, exception, freeze, unresponsive, expectations.
+
+Each oracle turns what the session saw (exit status, the app's output, frame changes, OCR text) into
+Findings. Thresholds live in OracleSettings; docs/verdicts.md explains each and how to tune it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .verdict import Finding
+
+if TYPE_CHECKING:
+    from .app import App
+    from .expect import Expectation
+    from .trajectory import Step
+
+TRACEBACK_START = re.compile(
+    r"^(Traceback \(most recent call last\):|Exception in Tkinter callback|Exception in thread .*|"
+    r"Fatal Python error: .*)$"
+)
+EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*)(?:Error|Exception|Exit|Interrupt|Warning)\b.*$|^\w+Error$")
+
+
+@dataclass
+class OracleSettings:
+    """Thresholds of the generic oracles (per run; ``oracles=`` marker argument overrides them)."""
+
+    #: an app counts as animating after this many frame changes observed with no input involved
+    animating_changes: int = 4
+    #: an animating app whose window stays identical this long (seconds) is frozen
+    freeze_after: float = 2.0
+    #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
+    #: an effect before, and the process is busy or stopped
+    probe_inputs: int = 4
+    #: CPU share (of one core) over the probe span that counts as "busy"
+    busy_cpu: float = 0.6
+    #: seconds to wait for a visible reaction after an input
+    settle: float = 0.25
+    #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
+    crash_grace: float = 0.15
+
+
+def last_exception_line(block: list[str]) -> str:
+    for line in reversed(block):
+        stripped = line.strip()
+        if stripped and EXCEPTION_LINE.match(stripped):
+            return stripped
+    return next((line.strip() for line in reversed(block) if line.strip()), "traceback")
+
+
+def split_tracebacks(lines: list[str]) -> list[list[str]]:
+    """Traceback blocks in the app's output, each from its header to the exception line."""
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for line in lines:
+        if TRACEBACK_START.match(line.strip()):
+            if current is not None and not line.startswith("Traceback") :
+                blocks.append(current)
+                current = None
+            if current is None:
+                current = [line]
+                continue
+        if current is not None:
+            current.append(line)
+            if not line.startswith((" ", "\t")) and EXCEPTION_LINE.match(line.strip()):
+                blocks.append(current)
+                current = None
+    if current is not None and len(current) > 1:
+        blocks.append(current)
+    return blocks
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _process_state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except OSError:
+        return "?"
+
+
+@dataclass
+class ExpectationTracker:
+    """Follows the declared expectations through the run's OCR text."""
+
+    expectations: list[Expectation]
+    seen: dict[int, int] = field(default_factory=dict)  # expectation index → step first seen
+    violated: dict[int, tuple[int, str]] = field(default_factory=dict)  # no_text index → (step, text)
+    last_text: str = ""
+
+    @property
+    def needs_text(self) -> bool:
+        return any(e.needs_text for e in self.expectations)
+
+    def observe_text(self, text: str, step: int) -> None:
+        self.last_text = text
+        for index, expectation in enumerate(self.expectations):
+            if expectation.kind == "text" and index not in self.seen and expectation.regex.search(text):
+                self.seen[index] = step
+            if expectation.kind == "no_text" and index not in self.violated:
+                match = expectation.regex.search(text)
+                if match:
+                    self.violated[index] = (step, match.group(0))
+
+    def goal_met(self, current_text: str) -> bool:
+        """Whether every text-like expectation is satisfied now (the goal strategy stops then)."""
+        checks = []
+        for index, expectation in enumerate(self.expectations):
+            if expectation.kind == "text":
+                checks.append(index in self.seen)
+            elif expectation.kind == "final_text":
+                checks.append(bool(expectation.regex.search(current_text)))
+            elif expectation.kind == "exits":
+                checks.append(False)
+        return bool(checks) and all(checks)
+
+    def findings(self, final_text: str, exit_code: int | None, last_step: int) -> list[Finding]:
+        found = []
+        for index, expectation in enumerate(self.expectations):
+            problem = None
+            step = last_step
+            if expectation.kind == "text" and index not in self.seen:
+                problem = "never seen"
+            elif expectation.kind == "final_text" and not expectation.regex.search(final_text):
+                problem = "not on the last frame"
+            elif expectation.kind == "no_text" and index in self.violated:
+                step, text = self.violated[index]
+                problem = f"seen: {text!r}"
+            elif expectation.kind == "alive" and exit_code is not None:
+                problem = f"the app exited with code {exit_code}"
+            elif expectation.kind == "exits" and exit_code != expectation.code:
+                problem = "the app was still running" if exit_code is None else f"it exited with {exit_code}"
+            if problem:
+                details = f"last text seen:\n{final_text}" if expectation.needs_text else ""
+                found.append(Finding("expectation", f"expected {expectation.describe()}; {problem}",
+                                     step=step, details=details))
+        return found
+
+
+class Oracles:
+    """The generic oracles of one run, fed by the session after every observation and step."""
+
+    def __init__(self, app: App, expectations: list[Expectation], settings: OracleSettings) -> None:
+        self.app = app
+        self.settings = settings
+        self.expectations = ExpectationTracker(expectations)
+        self.findings: list[Finding] = []
+        self._output_seen = 0
+        self._reported_exceptions: set[str] = set()
+        self._last_change = time.monotonic()
+        self._idle_changes = 0
+        self._no_effect_run: list[Step] = []
+        self._effect_kinds: dict[str, int] = {}
+        self._cpu_at_first_no_effect: tuple[float, float] | None = None
+        self._suspects: dict[tuple[int, int], str] = {}  # target → frame hash when it did nothing
+        self.stopped_by: str | None = None
+
+    @property
+    def animating(self) -> bool:
+        return self._idle_changes >= self.settings.animating_changes
+
+    # -- exit and output -------------------------------------------------------------------------------
+    def check_exit(self, step: int) -> bool:
+        """True if the app has exited (a crash Finding is added for an abnormal exit)."""
+        code = self.app.poll()
+        if code is None:
+            return False
+        if code != 0 and not any(f.kind == "crash" for f in self.findings):
+            blocks = split_tracebacks(self.app.text_output("stderr").splitlines())
+            why = f"killed by {self.app.exit_signal}" if code < 0 else f"exited with code {code}"
+            message = f"the app {why}"
+            details = ""
+            if blocks:
+                message += f": {last_exception_line(blocks[-1])}"
+                details = "\n".join(blocks[-1])
+            self.findings.append(Finding("crash", message, step=step, details=details))
+        self.stopped_by = self.stopped_by or "exit"
+        return True
+
+    def check_output(self, step: int) -> None:
+        """Tracebacks printed while the app keeps running are exceptions (once per distinct error)."""
+        lines = self.app.text_output().splitlines()
+        if len(lines) <= self._output_seen or not any(TRACEBACK_START.match(x.strip())
+                                                      for x in lines[self._output_seen:]):
+            return
+        # a traceback right before dying is the crash's, not an exception of a live app
+        self.app.wait(self.settings.crash_grace)
+        if not self.app.alive:
+            return
+        lines = self.app.text_output().splitlines()
+        for block in split_tracebacks(lines[self._output_seen:]):
+            error = last_exception_line(block)
+            if error in self._reported_exceptions:
+                continue
+            self._reported_exceptions.add(error)
+            header = block[0].strip()
+            where = " in a Tk callback" if "Tkinter" in header else (" in a thread" if "thread" in header else "")
+            self.findings.append(Finding("exception", f"{error}{where} (the app kept running)", step=step,
+                                         details="\n".join(block)))
+        self._output_seen = len(lines)
+
+    # -- frames and inputs ---------------------------------------------------------------------------
+    def observe_idle(self, changed: bool, now: float) -> None:
+        """A frame comparison with no input of ours in between (animation detection)."""
+        if changed:
+            self._idle_changes += 1
+            self._last_change = now
+
+    def check_freeze(self, step: int, now: float) -> bool:
+        if self.animating and now - self._last_change >= self.settings.freeze_after:
+            self._add_freeze(step, f"the app was animating and its window has not changed for "
+                                   f"{now - self._last_change:.1f}s")
+            return True
+        return False
+
+    def after_step(self, step: Step, on_widget: bool, now: float) -> None:
+        """Account for one performed action and its visible effect."""
+        if step.error or step.action.kind in ("wait", "finish"):
+            return
+        kind = step.action.kind
+        if step.changed:
+            self._last_change = now
+            self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
+            self._no_effect_run.clear()
+            self._cpu_at_first_no_effect = None
+            return
+        if not self._no_effect_run:
+            self._cpu_at_first_no_effect = (now, _cpu_seconds(self.app.pid) or 0.0)
+        self._no_effect_run.append(step)
+        self._check_unresponsive(step, on_widget)
+        self._check_stuck(step, now)
+
+    def _check_unresponsive(self, step: Step, on_widget: bool) -> None:
+        target = step.action.target
+        if target is None or not on_widget or step.action.kind not in ("click", "double_click"):
+            return
+        previous_hash = next((h for t, h in self._suspects.items() if _near(t, target)), None)
+        if previous_hash is None:
+            self._suspects[target] = step.before_hash
+            return
+        if previous_hash != step.before_hash and not any(f.kind == "unresponsive" and f.step == step.index
+                                                         for f in self.findings):
+            self.findings.append(Finding(
+                "unresponsive",
+                f"{step.action.label()} on a widget had no visible effect, twice, in different states",
+                step=step.index,
+            ))
+            self._suspects = {t: h for t, h in self._suspects.items() if not _near(t, target)}
+
+    def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
+        """A suspect target worth retrying now that the screen is in a different state."""
+        return next((t for t, h in self._suspects.items() if h != frame_hash), None)
+
+    def _check_stuck(self, step: Step, now: float) -> None:
+        run = self._no_effect_run
+        if len(run) < self.settings.probe_inputs or self._cpu_at_first_no_effect is None:
+            return
+        if not all(self._effect_kinds.get(s.action.kind, 0) >= 2 for s in run[-self.settings.probe_inputs:]):
+            return
+        started, cpu_before = self._cpu_at_first_no_effect
+        cpu_now = _cpu_seconds(self.app.pid) or cpu_before
+        span = max(now - started, 1e-3)
+        state = _process_state(self.app.pid)
+        if state in ("T", "t") or (cpu_now - cpu_before) / span >= self.settings.busy_cpu:
+            why = "stopped" if state in ("T", "t") else f"busy ({(cpu_now - cpu_before) / span:.0%} CPU)"
+            self._add_freeze(step.index, f"{len(run)} inputs in a row had no visible effect while the "
+                                         f"process was {why}")
+
+    def _add_freeze(self, step: int, message: str) -> None:
+        if not any(f.kind == "freeze" for f in self.findings):
+            self.findings.append(Finding("freeze", message, step=step))
+        self.stopped_by = "freeze"
+
+
+def _near(a: tuple[int, int], b: tuple[int, int], radius: int = 6) -> bool:
+    return abs(a[0] - b[0]) <= radius and abs(a[1] - b[1]) <= radius

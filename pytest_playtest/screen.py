@@ -1,0 +1,130 @@
+"""Screenshots of the app window: one reused mss instance, a small frame cache, change detection.
+
+Frames are numpy arrays, RGB, uint8, shape (height, width, 3), in window coordinates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .app import App, Geometry
+    from .display import Display
+
+
+def frame_hash(frame: np.ndarray) -> str:
+    """A cheap content hash of a frame (≈0.5 ms for 640x480): equal frames, equal hashes."""
+    digest = hashlib.blake2b(frame.data if frame.flags.c_contiguous else frame.tobytes(), digest_size=8)
+    digest.update(repr(frame.shape).encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Change:
+    """How two frames differ: the fraction of pixels and their bounding box (x, y, w, h)."""
+
+    fraction: float
+    box: tuple[int, int, int, int] | None
+
+    def __bool__(self) -> bool:
+        return self.fraction > 0
+
+
+def difference(before: np.ndarray, after: np.ndarray, *, tolerance: int = 0) -> Change:
+    """What changed between two frames; frames of different sizes count as entirely changed."""
+    if before.shape != after.shape:
+        h, w = after.shape[:2]
+        return Change(1.0, (0, 0, w, h))
+    if tolerance:
+        delta = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > tolerance
+    else:
+        delta = (before != after).any(axis=2)
+    count = int(np.count_nonzero(delta))
+    if not count:
+        return Change(0.0, None)
+    rows = np.flatnonzero(delta.any(axis=1))
+    cols = np.flatnonzero(delta.any(axis=0))
+    box = (int(cols[0]), int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
+    return Change(count / delta.size, box)
+
+
+class Screen:
+    """Grabs the app window's pixels from the display with one reused ``mss.MSS`` instance."""
+
+    def __init__(self, display: Display, app: App, *, cache_size: int = 8) -> None:
+        self.display = display
+        self.app = app
+        self._mss = None
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self.last: np.ndarray | None = None
+        self.last_hash = ""
+
+    def _grabber(self):  # noqa: ANN202 - mss.MSS, imported lazily
+        if self._mss is None:
+            import mss
+
+            self._mss = mss.MSS(display=self.display.name)
+        return self._mss
+
+    def grab_region(self, geometry: Geometry) -> np.ndarray:
+        shot = self._grabber().grab(
+            {"left": geometry.x, "top": geometry.y, "width": geometry.width, "height": geometry.height}
+        )
+        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return np.ascontiguousarray(bgra[:, :, 2::-1])
+
+    def screenshot(self) -> np.ndarray:
+        """The window as it is now (clipped to the screen); remembered as ``last``."""
+        geometry = self.app.window_geometry()
+        screen_w, screen_h = self.display.size
+        x0, y0 = max(geometry.x, 0), max(geometry.y, 0)
+        x1 = min(geometry.x + geometry.width, screen_w)
+        y1 = min(geometry.y + geometry.height, screen_h)
+        clipped = type(geometry)(x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
+        frame = self.grab_region(clipped)
+        self.last = frame
+        self.last_hash = frame_hash(frame)
+        self._cache[self.last_hash] = frame
+        self._cache.move_to_end(self.last_hash)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return frame
+
+    def cached(self, key: str) -> np.ndarray | None:
+        """A recent frame by its hash, if still cached."""
+        return self._cache.get(key)
+
+    def changed_since(self, frame: np.ndarray) -> bool:
+        """Whether the window differs now from ``frame`` (takes a new screenshot)."""
+        return bool(difference(frame, self.screenshot()))
+
+    def wait_for_change(self, frame: np.ndarray, *, timeout: float, interval: float = 0.005) -> Change:
+        """Poll until the window differs from ``frame``; the Change (empty if none before timeout)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            change = difference(frame, self.screenshot())
+            if change or time.monotonic() >= deadline:
+                return change
+            time.sleep(interval)
+
+    def wait_until_painted(self, *, timeout: float) -> np.ndarray:
+        """Wait for the first paint: the window shows more than one colour, or time runs out."""
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = self.screenshot()
+            flat = frame.reshape(-1, 3)
+            if (flat != flat[0]).any() or time.monotonic() >= deadline or not self.app.alive:
+                return frame
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        if self._mss is not None:
+            self._mss.close()
+            self._mss = None
