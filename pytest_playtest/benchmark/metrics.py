@@ -1,0 +1,267 @@
+"""Exec@k, Pass@k, Play@k and Efficiency@k over a benchmark run, and the results file that holds them.
+
+The stages are nested (a sample is only tested for pass if it executed, for play if it passed), and each
+@k is the unbiased estimator of Chen et al. (2021) per task, averaged over tasks. Fractions are 0..1 in
+the results; only the terminal table shows percentages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+STAGES: tuple[str, ...] = ("exec", "pass", "play")
+
+
+def estimate_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of ``k`` samples drawn from ``n`` (``c`` of them good) is good.
+
+    The unbiased estimator 1 - C(n-c, k) / C(n, k), computed as a product so large ``n`` neither
+    overflows nor loses precision. Needs 0 <= c <= n and 1 <= k <= n; it is 1.0 when n - c < k, since
+    then every draw of k contains a good sample.
+    """
+    if not 0 <= c <= n:
+        raise ValueError(f"need 0 <= c <= n, got n={n}, c={c}")
+    if not 1 <= k <= n:
+        raise ValueError(f"need 1 <= k <= n, got n={n}, k={k}")
+    if n - c < k:
+        return 1.0
+    # C(n-c, k) / C(n, k) = prod over i in (n-c, n] of (1 - k/i)
+    all_bad = 1.0
+    for i in range(n - c + 1, n + 1):
+        all_bad *= 1.0 - k / i
+    return 1.0 - all_bad
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """How the ``n`` samples of one task fared: how many reached each stage, and the tokens spent.
+
+    ``sample_tokens`` is what generating the samples cost, ``tester_tokens`` what the LLM tester spent
+    playing them; unknown counts are taken as 0.
+    """
+
+    task_id: str
+    language: str
+    category: str
+    n: int
+    exec: int
+    pass_: int
+    play: int
+    sample_tokens: int = 0
+    tester_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        # The stages are nested, so anything else means the counting went wrong upstream.
+        if not 0 <= self.play <= self.pass_ <= self.exec <= self.n:
+            raise ValueError(
+                f"task {self.task_id!r}: need 0 <= play <= pass <= exec <= n, got "
+                f"play={self.play}, pass={self.pass_}, exec={self.exec}, n={self.n}"
+            )
+        if self.sample_tokens < 0 or self.tester_tokens < 0:
+            raise ValueError(f"task {self.task_id!r}: token counts cannot be negative")
+
+    @property
+    def tokens(self) -> int:
+        return self.sample_tokens + self.tester_tokens
+
+    def passed(self, stage: str) -> int:
+        """Samples that got through ``stage`` (one of STAGES)."""
+        return {"exec": self.exec, "pass": self.pass_, "play": self.play}[stage]
+
+
+def _normalise_ks(ks: Iterable[int]) -> list[int]:
+    ks = sorted(set(ks))
+    if not ks or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in ks):
+        raise ValueError(f"k values must be positive integers, got {ks!r}")
+    return ks
+
+
+def _efficiency(play: float | None, tokens: int, task_count: int) -> float | None:
+    """Play@k / AT_k with AT_k = tokens / (N * 1000), the paper's Efficiency@k (eq. 2)."""
+    if play is None or tokens == 0:
+        return None
+    return play / (tokens / (task_count * 1000))
+
+
+def _group_metrics(outcomes: list[TaskOutcome], ks: list[int]) -> dict[str, float | None]:
+    """Every metric for every k over ``outcomes``; a k no task has enough samples for is None."""
+    tokens = sum(outcome.tokens for outcome in outcomes)
+    metrics: dict[str, float | None] = {}
+    for k in ks:
+        # A task with fewer than k samples cannot estimate @k, so it sits out that k (and only that k).
+        eligible = [outcome for outcome in outcomes if outcome.n >= k]
+        for stage in STAGES:
+            estimates = [estimate_at_k(outcome.n, outcome.passed(stage), k) for outcome in eligible]
+            metrics[f"{stage}@{k}"] = sum(estimates) / len(estimates) if estimates else None
+        metrics[f"efficiency@{k}"] = _efficiency(metrics[f"play@{k}"], tokens, len(outcomes))
+    return metrics
+
+
+def _grouped(outcomes: list[TaskOutcome], key: str, ks: list[int]) -> dict[str, dict[str, float | None]]:
+    groups: dict[str, list[TaskOutcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault(getattr(outcome, key), []).append(outcome)
+    return {name: _group_metrics(members, ks) for name, members in sorted(groups.items())}
+
+
+def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[int]) -> dict[str, Any]:
+    """The results of a run, as written to ``--playtest-results``.
+
+    Metrics are computed per k in ``ks``, averaged over the tasks that have at least k samples (a task
+    with n < k is skipped for that k; if no task qualifies the value is None), overall and per language
+    and category. ``efficiency@k`` is Play@k / AT_k where AT_k = total tokens / (N * 1000) over the N
+    tasks; it is None when no tokens were counted. Because Play@k is a fraction here, multiply
+    efficiency by 100 to compare with the paper's Table 4, which uses percentages (the table does).
+
+    Keys: ``suite``, ``n`` (largest sample count of a task), ``k``, ``metrics``, ``by_language``,
+    ``by_category``, ``tasks`` (per-task counts), ``tokens`` (total), ``efficiency``, and ``task_info``
+    (per-task language, category and tokens, so that shards of a run can be merged and recomputed).
+    """
+    outcomes = list(outcomes)
+    ks = _normalise_ks(ks)
+    seen: set[str] = set()
+    for outcome in outcomes:
+        if outcome.task_id in seen:
+            raise ValueError(f"task {outcome.task_id!r} appears twice")
+        seen.add(outcome.task_id)
+    metrics = _group_metrics(outcomes, ks)
+    return {
+        "suite": suite,
+        "n": max((outcome.n for outcome in outcomes), default=0),
+        "k": ks,
+        "metrics": metrics,
+        "by_language": _grouped(outcomes, "language", ks),
+        "by_category": _grouped(outcomes, "category", ks),
+        "tasks": {
+            outcome.task_id: {
+                "n": outcome.n,
+                "exec": outcome.exec,
+                "pass": outcome.pass_,
+                "play": outcome.play,
+            }
+            for outcome in outcomes
+        },
+        "tokens": sum(outcome.tokens for outcome in outcomes),
+        "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
+        "task_info": {
+            outcome.task_id: {
+                "language": outcome.language,
+                "category": outcome.category,
+                "tokens": outcome.tokens,
+                "sample_tokens": outcome.sample_tokens,
+                "tester_tokens": outcome.tester_tokens,
+            }
+            for outcome in outcomes
+        },
+    }
+
+
+def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
+    """Rebuild the per-task outcomes a results dict was computed from (needs its ``task_info``)."""
+    outcomes = []
+    for task_id, counts in results["tasks"].items():
+        info = results["task_info"][task_id]
+        outcomes.append(
+            TaskOutcome(
+                task_id=task_id,
+                language=info["language"],
+                category=info["category"],
+                n=counts["n"],
+                exec=counts["exec"],
+                pass_=counts["pass"],
+                play=counts["play"],
+                sample_tokens=info.get("sample_tokens", info["tokens"]),
+                tester_tokens=info.get("tester_tokens", 0),
+            )
+        )
+    return outcomes
+
+
+def _percent(value: float | None, half_width: float | None = None) -> str:
+    if value is None:
+        return "-"
+    if half_width is None:
+        return f"{100 * value:.1f}"
+    return f"{100 * value:.1f}±{100 * half_width:.1f}"
+
+
+def _half_width(results: Mapping[str, Any], metric: str) -> float | None:
+    interval = results.get("interval", {}).get(metric)
+    if interval is None:
+        return None
+    low, high = interval
+    return (high - low) / 2
+
+
+def _task_counts(results: Mapping[str, Any], key: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for info in results.get("task_info", {}).values():
+        counts[info[key]] = counts.get(info[key], 0) + 1
+    return counts
+
+
+def format_table(results: Mapping[str, Any]) -> str:
+    """A terminal table of a results dict, in percentages: overall, then per language and per category.
+
+    Columns are Exec@k, Pass@k and Play@k for each k; "-" marks a value that could not be computed.
+    Merged runs show mean±half-width of the 95 % interval on the overall row. Below the table: the token
+    total and Efficiency@k on the paper's scale (Play@k in percent per thousand tokens per task).
+    """
+    ks = results["k"]
+    headers = ["", "tasks"] + [f"{stage.capitalize()}@{k}" for k in ks for stage in STAGES]
+    task_count = len(results["tasks"])
+    rows = [
+        ["overall", str(task_count)]
+        + [
+            _percent(results["metrics"][f"{s}@{k}"], _half_width(results, f"{s}@{k}"))
+            for k in ks
+            for s in STAGES
+        ]
+    ]
+    for section, key in (("by_language", "language"), ("by_category", "category")):
+        counts = _task_counts(results, key)
+        for name, metrics in results[section].items():
+            count = str(counts[name]) if name in counts else ""
+            rows.append(
+                [f"{key}: {name}", count] + [_percent(metrics[f"{s}@{k}"]) for k in ks for s in STAGES]
+            )
+
+    widths = [max(len(row[column]) for row in [headers, *rows]) for column in range(len(headers))]
+
+    def render(row: list[str]) -> str:
+        cells = [row[0].ljust(widths[0])] + [
+            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+        ]
+        return "  ".join(cells).rstrip()
+
+    lines = [f"suite {results['suite']}: {task_count} tasks, n={results['n']}, k={','.join(map(str, ks))}, in %"]
+    if "runs" in results:
+        lines[0] += f", mean of {results['runs']} runs (± 95 % interval)"
+    lines += [render(headers), render(["-" * width for width in widths]), *(render(row) for row in rows)]
+
+    tokens = results["tokens"]
+    lines.append("")
+    if not tokens:
+        lines.append("tokens: none counted, so no Efficiency@k")
+    else:
+        per_task = tokens / task_count
+        scores = {k: results["efficiency"][f"efficiency@{k}"] for k in ks}
+        efficiency = "  ".join(
+            f"Efficiency@{k} {'-' if score is None else f'{100 * score:.2f}'}" for k, score in scores.items()
+        )
+        lines.append(f"tokens: {tokens:,.0f} ({per_task:,.0f} per task)  {efficiency}")
+    return "\n".join(lines)
+
+
+def write_results(path: str | os.PathLike[str], results: Mapping[str, Any]) -> None:
+    """Write a results dict as indented JSON, creating parent folders; readers never see a partial file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, path)

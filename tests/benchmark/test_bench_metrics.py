@@ -1,0 +1,171 @@
+import json
+from math import comb
+
+import pytest
+
+from pytest_playtest.benchmark.metrics import (
+    TaskOutcome,
+    compute_metrics,
+    estimate_at_k,
+    format_table,
+    outcomes_from_results,
+    write_results,
+)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "expected"),
+    [
+        (5, 2, 1, 0.4),  # 1 - C(3,1)/C(5,1) = 1 - 3/5
+        (5, 2, 3, 0.9),  # 1 - C(3,3)/C(5,3) = 1 - 1/10
+        (5, 3, 3, 1.0),  # n - c = 2 < k: every draw of 3 holds a good sample
+        (4, 1, 4, 1.0),  # n = k with one good sample
+        (4, 0, 4, 0.0),  # n = k with none
+        (10, 0, 1, 0.0),
+        (10, 0, 5, 0.0),
+        (6, 6, 2, 1.0),
+        (10, 1, 2, 0.2),  # 1 - C(9,2)/C(10,2) = 1 - 36/45
+    ],
+)
+def test_estimator_matches_hand_computed_values(n, c, k, expected):
+    assert estimate_at_k(n, c, k) == pytest.approx(expected)
+
+
+def test_estimator_matches_the_binomial_definition_exhaustively():
+    for n in range(1, 13):
+        for c in range(n + 1):
+            for k in range(1, n + 1):
+                assert estimate_at_k(n, c, k) == pytest.approx(1 - comb(n - c, k) / comb(n, k))
+
+
+def test_estimator_is_stable_for_large_n():
+    # C(2000, 1000) overflows a float; the product form must not.
+    assert estimate_at_k(2000, 1, 1000) == pytest.approx(0.5)
+    assert estimate_at_k(2000, 3, 1000) == pytest.approx(1 - comb(1997, 1000) / comb(2000, 1000))
+
+
+@pytest.mark.parametrize(("n", "c", "k"), [(3, 4, 1), (3, -1, 1), (3, 1, 0), (3, 1, 4)])
+def test_estimator_rejects_impossible_arguments(n, c, k):
+    with pytest.raises(ValueError):
+        estimate_at_k(n, c, k)
+
+
+def hand_made_outcomes():
+    return [
+        TaskOutcome("a", "python", "classic-games", n=3, exec=3, pass_=2, play=1, sample_tokens=300, tester_tokens=300),
+        TaskOutcome("b", "javascript", "standalone-apps", n=3, exec=1, pass_=0, play=0, sample_tokens=600),
+        TaskOutcome("c", "python", "standalone-apps", n=1, exec=1, pass_=1, play=1),
+    ]
+
+
+def test_compute_metrics_on_a_hand_made_example():
+    results = compute_metrics("mini", hand_made_outcomes(), [3, 1])
+
+    assert list(results) == [
+        "suite", "n", "k", "metrics", "by_language", "by_category", "tasks", "tokens", "efficiency", "task_info",
+    ]  # fmt: skip
+    assert results["suite"] == "mini"
+    assert results["n"] == 3
+    assert results["k"] == [1, 3]
+    assert results["tokens"] == 1200
+
+    metrics = results["metrics"]
+    # @1 is the mean success rate over the three tasks: a 3/3 2/3 1/3, b 1/3 0 0, c 1 1 1.
+    assert metrics["exec@1"] == pytest.approx(7 / 9)
+    assert metrics["pass@1"] == pytest.approx(5 / 9)
+    assert metrics["play@1"] == pytest.approx(4 / 9)
+    # Task c has a single sample, so it sits out k=3: only a and b count.
+    assert metrics["exec@3"] == pytest.approx(1.0)
+    assert metrics["pass@3"] == pytest.approx(0.5)
+    assert metrics["play@3"] == pytest.approx(0.5)
+    # AT = 1200 tokens / (3 tasks * 1000) = 0.4
+    assert metrics["efficiency@1"] == pytest.approx((4 / 9) / 0.4)
+    assert metrics["efficiency@3"] == pytest.approx(0.5 / 0.4)
+    assert results["efficiency"] == {"efficiency@1": metrics["efficiency@1"], "efficiency@3": metrics["efficiency@3"]}
+
+    python = results["by_language"]["python"]
+    assert python["exec@1"] == pytest.approx(1.0)
+    assert python["pass@1"] == pytest.approx(5 / 6)
+    assert python["play@1"] == pytest.approx(2 / 3)
+    assert python["play@3"] == pytest.approx(1.0)
+    assert python["efficiency@1"] == pytest.approx((2 / 3) / (600 / 2000))
+    assert results["by_language"]["javascript"]["exec@1"] == pytest.approx(1 / 3)
+    assert sorted(results["by_category"]) == ["classic-games", "standalone-apps"]
+    assert results["by_category"]["standalone-apps"]["play@1"] == pytest.approx(0.5)
+
+    assert results["tasks"]["a"] == {"n": 3, "exec": 3, "pass": 2, "play": 1}
+    assert results["task_info"]["a"] == {
+        "language": "python",
+        "category": "classic-games",
+        "tokens": 600,
+        "sample_tokens": 300,
+        "tester_tokens": 300,
+    }
+    json.dumps(results)  # must be writable as is
+
+
+def test_metrics_are_none_when_no_task_has_k_samples():
+    results = compute_metrics("mini", hand_made_outcomes(), [1, 5])
+    assert results["metrics"]["exec@5"] is None
+    assert results["metrics"]["efficiency@5"] is None
+    assert results["metrics"]["exec@1"] == pytest.approx(7 / 9)
+
+
+def test_efficiency_is_none_without_tokens():
+    outcomes = [TaskOutcome("a", "python", "classic-games", n=2, exec=2, pass_=2, play=2)]
+    results = compute_metrics("mini", outcomes, [1])
+    assert results["tokens"] == 0
+    assert results["efficiency"] == {"efficiency@1": None}
+    assert results["metrics"]["play@1"] == 1.0
+
+
+def test_outcomes_round_trip_through_results():
+    outcomes = hand_made_outcomes()
+    assert outcomes_from_results(compute_metrics("mini", outcomes, [1])) == outcomes
+
+
+def test_counts_must_be_nested():
+    with pytest.raises(ValueError, match="play <= pass"):
+        TaskOutcome("a", "python", "classic-games", n=3, exec=1, pass_=2, play=0)
+
+
+def test_a_task_cannot_be_counted_twice():
+    outcome = hand_made_outcomes()[0]
+    with pytest.raises(ValueError, match="twice"):
+        compute_metrics("mini", [outcome, outcome], [1])
+
+
+@pytest.mark.parametrize("ks", [[], [0], [1, -2]])
+def test_k_values_must_be_positive(ks):
+    with pytest.raises(ValueError, match="positive"):
+        compute_metrics("mini", hand_made_outcomes(), ks)
+
+
+def test_table_shows_percentages_per_group():
+    table = format_table(compute_metrics("mini", hand_made_outcomes(), [1, 3]))
+    lines = table.splitlines()
+    assert "Exec@1" in lines[1] and "Play@3" in lines[1]
+    overall = next(line for line in lines if line.startswith("overall"))
+    assert overall.split() == ["overall", "3", "77.8", "55.6", "44.4", "100.0", "50.0", "50.0"]
+    python = next(line for line in lines if line.startswith("language: python"))
+    assert python.split()[2:] == ["2", "100.0", "83.3", "66.7", "100.0", "100.0", "100.0"]
+    assert any(line.startswith("category: standalone-apps") for line in lines)
+    # Efficiency on the paper's scale: Play@1 in percent per thousand tokens per task.
+    assert "tokens: 1,200 (400 per task)" in table
+    assert "Efficiency@1 111.11" in table
+
+
+def test_table_marks_missing_values():
+    outcomes = [TaskOutcome("a", "python", "classic-games", n=1, exec=0, pass_=0, play=0)]
+    table = format_table(compute_metrics("mini", outcomes, [1, 3]))
+    overall = next(line for line in table.splitlines() if line.startswith("overall"))
+    assert overall.split() == ["overall", "1", "0.0", "0.0", "0.0", "-", "-", "-"]
+    assert "no Efficiency@k" in table
+
+
+def test_write_results_round_trips(tmp_path):
+    results = compute_metrics("mini", hand_made_outcomes(), [1, 3])
+    path = tmp_path / "out" / "results.json"
+    write_results(path, results)
+    assert json.loads(path.read_text()) == results
+    assert [item.name for item in path.parent.iterdir()] == ["results.json"]
