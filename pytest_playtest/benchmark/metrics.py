@@ -239,7 +239,9 @@ def format_table(results: Mapping[str, Any]) -> str:
         ]
         return "  ".join(cells).rstrip()
 
-    lines = [f"suite {results['suite']}: {task_count} tasks, n={results['n']}, k={','.join(map(str, ks))}, in %"]
+    lines = [
+        f"suite {results['suite']}: {task_count} tasks, n={results['n']}, k={','.join(map(str, ks))}, in %"
+    ]
     if "runs" in results:
         lines[0] += f", mean of {results['runs']} runs (± 95 % interval)"
     lines += [render(headers), render(["-" * width for width in widths]), *(render(row) for row in rows)]

@@ -52,7 +52,9 @@ def test_estimator_rejects_impossible_arguments(n, c, k):
 
 def hand_made_outcomes():
     return [
-        TaskOutcome("a", "python", "classic-games", n=3, exec=3, pass_=2, play=1, sample_tokens=300, tester_tokens=300),
+        TaskOutcome(
+            "a", "python", "classic-games", n=3, exec=3, pass_=2, play=1, sample_tokens=300, tester_tokens=300
+        ),
         TaskOutcome("b", "javascript", "standalone-apps", n=3, exec=1, pass_=0, play=0, sample_tokens=600),
         TaskOutcome("c", "python", "standalone-apps", n=1, exec=1, pass_=1, play=1),
     ]
@@ -61,9 +63,18 @@ def hand_made_outcomes():
 def test_compute_metrics_on_a_hand_made_example():
     results = compute_metrics("mini", hand_made_outcomes(), [3, 1])
 
-    assert list(results) == [
-        "suite", "n", "k", "metrics", "by_language", "by_category", "tasks", "tokens", "efficiency", "task_info",
-    ]  # fmt: skip
+    design_keys = [
+        "suite",
+        "n",
+        "k",
+        "metrics",
+        "by_language",
+        "by_category",
+        "tasks",
+        "tokens",
+        "efficiency",
+    ]
+    assert list(results) == [*design_keys, "task_info"]
     assert results["suite"] == "mini"
     assert results["n"] == 3
     assert results["k"] == [1, 3]
@@ -81,7 +92,10 @@ def test_compute_metrics_on_a_hand_made_example():
     # AT = 1200 tokens / (3 tasks * 1000) = 0.4
     assert metrics["efficiency@1"] == pytest.approx((4 / 9) / 0.4)
     assert metrics["efficiency@3"] == pytest.approx(0.5 / 0.4)
-    assert results["efficiency"] == {"efficiency@1": metrics["efficiency@1"], "efficiency@3": metrics["efficiency@3"]}
+    assert results["efficiency"] == {
+        "efficiency@1": metrics["efficiency@1"],
+        "efficiency@3": metrics["efficiency@3"],
+    }
 
     python = results["by_language"]["python"]
     assert python["exec@1"] == pytest.approx(1.0)

@@ -74,7 +74,11 @@ def test_indented_full_definition_is_brought_to_the_symbols_level():
 
 
 def test_decorators_belong_to_the_replaced_span():
-    completion = "@functools.lru_cache(maxsize=None)\ndef fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+    completion = (
+        "@functools.lru_cache(maxsize=None)\n"
+        "def fib(n):\n"
+        "    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+    )
     spliced = splice_source(SOURCE, "fib", completion)
     assert "@functools.cache" not in spliced
     assert spliced.count("@functools.lru_cache") == 1
@@ -185,7 +189,9 @@ def test_splice_repo_works_on_a_copy(tmp_path):
     (repo / ".git").mkdir()
     original = (repo / "tiles" / "logic.py").read_text()
 
-    dest = splice_repo(repo, tmp_path / "copy", "tiles/logic.py", "Board.move_left", "return False", "move_left(self)")
+    dest = splice_repo(
+        repo, tmp_path / "copy", "tiles/logic.py", "Board.move_left", "return False", "move_left(self)"
+    )
 
     assert dest == tmp_path / "copy"
     assert (repo / "tiles" / "logic.py").read_text() == original
@@ -199,4 +205,6 @@ def test_splice_repo_works_on_a_copy(tmp_path):
 
 def test_splice_repo_reports_a_missing_symbol_with_its_file(tmp_path):
     with pytest.raises(SpliceError, match=r"'Board.jump' not found in tiles/logic.py"):
-        splice_repo(FIXTURE_REPO, tmp_path / "copy", "tiles/logic.py", "Board.jump", "return 1", "def jump(self):")
+        splice_repo(
+            FIXTURE_REPO, tmp_path / "copy", "tiles/logic.py", "Board.jump", "return 1", "def jump(self):"
+        )

@@ -166,7 +166,11 @@ def test_repo_is_relative_to_the_tasks_file_not_the_working_directory(suite, mon
 
 
 def test_resolve_argv_replaces_only_a_leading_python():
-    assert resolve_argv(["python", "-m", "tiles"], "/venv/bin/python3") == ["/venv/bin/python3", "-m", "tiles"]
+    assert resolve_argv(["python", "-m", "tiles"], "/venv/bin/python3") == [
+        "/venv/bin/python3",
+        "-m",
+        "tiles",
+    ]
     assert resolve_argv(["python3", "main.py"], "/venv/bin/python") == ["python3", "main.py"]
     assert resolve_argv(["node", "python"], "/venv/bin/python") == ["node", "python"]
     assert resolve_argv([], "/venv/bin/python") == []
@@ -181,7 +185,11 @@ def test_loads_the_fixture_samples():
     assert errors == []
     assert list(samples) == KNOWN
     merge = samples["tiles/merge_line"]
-    assert [(sample.index, sample.line, sample.tokens) for sample in merge] == [(0, 1, 120), (1, 2, 40), (2, 4, None)]
+    assert [(sample.index, sample.line, sample.tokens) for sample in merge] == [
+        (0, 1, 120),
+        (1, 2, 40),
+        (2, 4, None),
+    ]
     assert merge[1].completion.startswith("    return tuple(")
     assert samples["tiles/move_left"][0].tokens is None
 
@@ -189,8 +197,8 @@ def test_loads_the_fixture_samples():
 @pytest.mark.parametrize(
     ("line", "field", "message"),
     [
-        ("{\"task_id\": ", None, "not valid JSON"),
-        ("\"just a string\"", None, "must be a JSON object"),
+        ('{"task_id": ', None, "not valid JSON"),
+        ('"just a string"', None, "must be a JSON object"),
         ({"completion": "return 1"}, "task_id", "missing"),
         ({"task_id": 3, "completion": "return 1"}, "task_id", "must be a string"),
         ({"task_id": "tiles/unknown", "completion": "return 1"}, "task_id", "unknown task 'tiles/unknown'"),
@@ -215,5 +223,7 @@ def test_a_bad_sample_line_is_reported_and_the_rest_still_loads(tmp_path, line, 
 
 
 def test_an_empty_completion_is_a_sample_not_an_error(tmp_path):
-    samples, errors = load_samples(write_lines(tmp_path / "s.jsonl", {"task_id": "a", "completion": ""}), ["a"])
+    samples, errors = load_samples(
+        write_lines(tmp_path / "s.jsonl", {"task_id": "a", "completion": ""}), ["a"]
+    )
     assert errors == [] and samples["a"][0].completion == ""
