@@ -1,0 +1,198 @@
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_playtest.benchmark.merge import MergeError, main, mean_interval, merge_results, t_quantile_975
+from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, write_results
+
+MERGE_SCRIPT = Path(sys.executable).parent / "playtest-merge"
+
+
+def outcome(task_id, language="python", category="classic-games", n=3, exec=3, pass_=2, play=1, tokens=300):
+    return TaskOutcome(
+        task_id, language, category, n, exec, pass_, play, sample_tokens=tokens, tester_tokens=100
+    )
+
+
+SUITE_OUTCOMES = [
+    outcome("a"),
+    outcome("b", language="javascript", category="standalone-apps", exec=1, pass_=1, play=0),
+    outcome("c", category="mmorpg", n=1, exec=1, pass_=1, play=1, tokens=0),
+    outcome("d", language="typescript", category="mmorpg", exec=2, pass_=0, play=0, tokens=900),
+]
+
+
+def run_with_play(plays, tokens=300):
+    """One run of tasks a and b where task a's samples reached play ``plays`` times out of 5."""
+    outcomes = [
+        outcome("a", n=5, exec=5, pass_=5, play=plays, tokens=tokens),
+        outcome("b", language="javascript", n=5, exec=2, pass_=1, play=0, tokens=tokens),
+    ]
+    return compute_metrics("mini", outcomes, [1, 3])
+
+
+def test_merging_shards_equals_computing_the_whole_run_at_once():
+    whole = compute_metrics("mini", SUITE_OUTCOMES, [1, 3])
+    shards = [
+        compute_metrics("mini", SUITE_OUTCOMES[:1], [1, 3]),
+        compute_metrics("mini", SUITE_OUTCOMES[1:], [1, 3]),
+    ]
+    merged = merge_results(shards)
+    assert merged.pop("shards") == 2
+    assert merged == whole
+
+
+def test_shards_through_json_files(tmp_path):
+    paths = []
+    for number, part in enumerate((SUITE_OUTCOMES[:2], SUITE_OUTCOMES[2:])):
+        paths.append(tmp_path / f"shard{number}.json")
+        write_results(paths[-1], compute_metrics("mini", part, [1, 3]))
+    assert main([str(tmp_path / "merged.json"), *map(str, paths)]) == 0
+    merged = json.loads((tmp_path / "merged.json").read_text())
+    assert merged["metrics"] == compute_metrics("mini", SUITE_OUTCOMES, [1, 3])["metrics"]
+
+
+def test_runs_become_means_with_a_student_t_interval():
+    runs = [run_with_play(1), run_with_play(2), run_with_play(3)]
+    merged = merge_results(runs)
+
+    assert merged["runs"] == 3
+    plays = [run["metrics"]["play@1"] for run in runs]
+    assert plays == pytest.approx([0.1, 0.2, 0.3])  # a: 1/5, 2/5, 3/5; b: 0
+    assert merged["metrics"]["play@1"] == pytest.approx(0.2)
+    # s = 0.1, t(0.975, 2) = 4.303 (NIST table), half-width = 4.303 * 0.1 / sqrt(3)
+    low, high = merged["interval"]["play@1"]
+    half_width = 4.303 * 0.1 / math.sqrt(3)
+    assert (low, high) == pytest.approx((0.2 - half_width, 0.2 + half_width))
+    # Identical in every run: the mean is that value and the interval has no width.
+    assert merged["metrics"]["exec@1"] == pytest.approx(runs[0]["metrics"]["exec@1"])
+    assert merged["interval"]["exec@1"] == pytest.approx([merged["metrics"]["exec@1"]] * 2)
+    assert set(merged["interval"]) == set(merged["metrics"]) | {"tokens"}
+
+    assert merged["by_language"]["python"]["play@1"] == pytest.approx(0.4)
+    assert merged["efficiency"]["efficiency@1"] == merged["metrics"]["efficiency@1"]
+    assert merged["tasks"]["a"] == {"n": 15, "exec": 15, "pass": 15, "play": 6}  # pooled over runs
+    assert merged["n"] == 5 and merged["k"] == [1, 3]
+
+
+def test_interval_of_tokens_and_efficiency():
+    merged = merge_results([run_with_play(2, tokens=300), run_with_play(2, tokens=500)])
+    assert merged["tokens"] == pytest.approx(1000)  # (800 + 1200) / 2
+    low, high = merged["interval"]["tokens"]
+    assert low < 1000 < high
+    efficiencies = [0.2 / (800 / 2000), 0.2 / (1200 / 2000)]
+    assert merged["metrics"]["efficiency@1"] == pytest.approx(sum(efficiencies) / 2)
+
+
+def test_metric_missing_in_a_run_stays_missing():
+    runs = [compute_metrics("mini", [outcome("a", n=1, exec=1, pass_=1, play=1)], [1, 3])] * 2
+    merged = merge_results(runs)
+    assert merged["metrics"]["play@3"] is None and merged["interval"]["play@3"] is None
+    assert merged["metrics"]["play@1"] == 1.0
+
+
+def test_student_t_table():
+    assert t_quantile_975(1) == 12.706
+    assert t_quantile_975(4) == 2.776
+    assert t_quantile_975(30) == 2.042
+    assert t_quantile_975(31) == t_quantile_975(1000) == 1.96
+    quantiles = [t_quantile_975(df) for df in range(1, 40)]
+    assert quantiles == sorted(quantiles, reverse=True)
+    with pytest.raises(ValueError):
+        t_quantile_975(0)
+
+
+def test_mean_interval_of_one_value_has_no_interval():
+    assert mean_interval([0.5]) == (0.5, None)
+    mean, (low, high) = mean_interval([1.0, 3.0])
+    assert mean == 2.0
+    assert high - mean == pytest.approx(12.706 * math.sqrt(2) / math.sqrt(2))
+
+
+def test_auto_refuses_inputs_that_are_neither_shards_nor_runs():
+    overlapping = compute_metrics("mini", SUITE_OUTCOMES[:2], [1, 3])
+    other = compute_metrics("mini", SUITE_OUTCOMES[1:], [1, 3])
+    with pytest.raises(MergeError, match=r"neither disjoint shards .* nor repeated runs"):
+        merge_results([overlapping, other], labels=["one.json", "two.json"])
+
+
+def test_explicit_mode_must_fit_the_task_sets():
+    run = run_with_play(1)
+    with pytest.raises(MergeError, match="not disjoint shards of one run: input 1 and input 2 share 'a'"):
+        merge_results([run, run], mode="shards")
+    shard = compute_metrics("mini", SUITE_OUTCOMES[:1], [1, 3])
+    with pytest.raises(MergeError, match="not repeated runs"):
+        merge_results([shard, compute_metrics("mini", SUITE_OUTCOMES[1:], [1, 3])], mode="runs")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"suite": "other"}, "is suite 'mini' but input 2 is 'other'"),
+        ({"k": [1]}, r"has k=\[1, 3\] but input 2 has k=\[1\]"),
+        ({"runs": 5}, "already a merge of 5 runs"),
+    ],
+)
+def test_inputs_must_be_compatible(change, message):
+    first, second = run_with_play(1), run_with_play(2)
+    second.update(change)
+    with pytest.raises(MergeError, match=message):
+        merge_results([first, second])
+
+
+def test_nothing_to_merge():
+    with pytest.raises(MergeError, match="nothing to merge"):
+        merge_results([])
+
+
+def test_cli_merges_runs_and_prints_the_table(tmp_path):
+    paths = []
+    for plays in (1, 2, 3):
+        paths.append(tmp_path / f"run{plays}.json")
+        write_results(paths[-1], run_with_play(plays))
+    out = tmp_path / "merged.json"
+    completed = subprocess.run(
+        [str(MERGE_SCRIPT), str(out), *map(str, paths), "--mode", "runs"], capture_output=True, text=True
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "mean of 3 runs" in completed.stdout
+    overall = next(line for line in completed.stdout.splitlines() if line.startswith("overall"))
+    assert "20.0±" in overall
+    assert f"wrote {out} (mean of 3 runs)" in completed.stdout
+    merged = json.loads(out.read_text())
+    assert merged["runs"] == 3 and merged["interval"]["play@1"][0] < 0.2 < merged["interval"]["play@1"][1]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("{ not json", "is not valid JSON"),
+        ("[]", "is not a results file: expected a JSON object"),
+        ('{"suite": "mini"}', "is not a results file: missing n, k, metrics"),
+    ],
+)
+def test_cli_exits_2_on_unusable_input(tmp_path, content, message):
+    good = tmp_path / "good.json"
+    write_results(good, run_with_play(1))
+    bad = tmp_path / "bad.json"
+    if content is not None:
+        bad.write_text(content)
+    completed = subprocess.run([str(MERGE_SCRIPT), str(tmp_path / "out.json"), str(good), str(bad)],
+                               capture_output=True, text=True)  # fmt: skip
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("playtest-merge: error: ")
+    assert str(bad) in completed.stderr and message in completed.stderr
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_cli_exits_2_on_incompatible_inputs(tmp_path, capsys):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    write_results(first, compute_metrics("mini", SUITE_OUTCOMES[:2], [1]))
+    write_results(second, compute_metrics("mini", SUITE_OUTCOMES[1:], [1]))
+    assert main([str(tmp_path / "out.json"), str(first), str(second)]) == 2
+    assert f"{first} and {second} share 'b'" in capsys.readouterr().err
