@@ -167,9 +167,8 @@ def _choice(field: str, value: Any, choices: tuple[str, ...]) -> str:
 
 
 def _argv(field: str, value: Any) -> list[str]:
-    if not isinstance(value, list) or not value:
-        raise _InvalidField(field, f"must be a non-empty list of strings (an argv), got {value!r}")
-    if not all(isinstance(arg, str) for arg in value) or not value[0]:
+    is_argv = isinstance(value, list) and value and all(isinstance(arg, str) for arg in value) and value[0]
+    if not is_argv:
         raise _InvalidField(field, f"must be a non-empty list of strings (an argv), got {value!r}")
     return value
 
