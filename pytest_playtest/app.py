@@ -1,14 +1,13 @@
 """The app under test: launched as untrusted code, watched, and killed with everything it started.
 
-The app runs in its own session/process group with a scrubbed environment (no API keys or tokens),
-dies with the test process (PR_SET_PDEATHSIG) and has its whole group killed on teardown. Its stdout
+The app runs in its own session/process group with a scrubbed environment (no API keys or tokens);
+its whole group is killed on teardown, and by a watchdog if the test process itself is killed. Its stdout
 and stderr are read continuously by threads, so a traceback printed by a Tk callback is seen while
 the app keeps running.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
 import shlex
@@ -35,8 +34,6 @@ APP_ENV_DEFAULTS = {
     "PYTHONUNBUFFERED": "1",
     "SDL_VIDEO_WINDOW_POS": "0,0",
 }
-
-_PR_SET_PDEATHSIG = 1
 
 
 class AppError(RuntimeError):
@@ -92,9 +89,9 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
     return env
 
 
-def _die_with_parent() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+#: Kills the app's process group once its stdin closes: that happens when the test process dies, even
+#: by SIGKILL, so nothing the app started (children included) outlives the test run.
+WATCHDOG = 'read -r _; kill -9 -"$0" 2>/dev/null'
 
 
 def group_pids(pgid: int) -> list[int]:
@@ -134,6 +131,7 @@ class App:
         self._readers: list[threading.Thread] = []
         self._window: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
         self.started_at = 0.0
 
     # -- life cycle ---------------------------------------------------------------------------------
@@ -147,10 +145,12 @@ class App:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
-                preexec_fn=_die_with_parent,
             )
         except OSError as exc:
             raise AppError(f"could not start {shlex.join(self.argv)}: {exc}") from None
+        self._watchdog = subprocess.Popen(["sh", "-c", WATCHDOG, str(self.proc.pid)], stdin=subprocess.PIPE,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                          start_new_session=True)
         self.started_at = time.monotonic()
         for name, stream in (("stdout", self.proc.stdout), ("stderr", self.proc.stderr)):
             reader = threading.Thread(target=self._read, args=(name, stream), daemon=True,
@@ -208,6 +208,11 @@ class App:
                 break
             time.sleep(0.01)
         code = self.wait(5)
+        if self._watchdog is not None:
+            self._watchdog.kill()
+            self._watchdog.wait()
+            self._watchdog.stdin.close()
+            self._watchdog = None
         for reader in self._readers:
             reader.join(timeout=2)
         return code

@@ -1,0 +1,67 @@
+"""Shared fixtures for the plugin's own tests: a real Xvfb display and the small test apps."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_playtest.app import App
+from pytest_playtest.display import Display
+
+REPO = Path(__file__).resolve().parent.parent
+APPS = REPO / "fixtures" / "apps"
+SAMPLES = REPO / "sample_projects"
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[Display]:
+    """A real Xvfb for the module's tests, stopped afterwards."""
+    screen = Display((800, 600))
+    screen.start()
+    yield screen
+    screen.stop()
+
+
+@pytest.fixture
+def launch(display: Display) -> Iterator:
+    """Start an app on the test display, waiting for its window; everything is killed afterwards."""
+    started: list[App] = []
+
+    def start(target, *, window: bool = True, **kwargs) -> App:  # noqa: ANN001
+        app = App(target, display, **kwargs).start()
+        started.append(app)
+        if window:
+            assert app.wait_for_window(timeout=15), app.text_output()
+        return app
+
+    yield start
+    for app in started:
+        app.terminate()
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:
+    """The pids still alive after waiting up to ``timeout`` seconds for all of them to go."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = [pid for pid in pids if pid_alive(pid)]
+        if not alive:
+            return []
+        time.sleep(0.05)
+    return [pid for pid in pids if pid_alive(pid)]
+
+
+def no_display_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "DISPLAY"}

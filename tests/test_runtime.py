@@ -1,0 +1,188 @@
+"""The runtime against real parts: Xvfb, Tk and pygame apps, XTest input, pixels read back."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pytest_playtest.actions import Action, ActionError, Executor
+from pytest_playtest.app import App, AppError, scrubbed_environment
+from pytest_playtest.display import Display
+from pytest_playtest.screen import Screen, difference
+from tests.conftest import APPS, pid_alive, wait_gone
+
+TK_TOY = str(APPS / "tk_toy.py")
+PYGAME_TOY = str(APPS / "pygame_toy.py")
+
+
+def test_click_on_tk_button_changes_its_label(display: Display, launch) -> None:
+    app = launch(TK_TOY)
+    screen = Screen(display, app)
+    before = screen.wait_until_painted(timeout=5)
+    Executor(display, app).perform(Action.click(150, 105))  # the Increment button
+    change = screen.wait_for_change(before, timeout=3)
+    assert change, "the click changed nothing"
+    # the label "Count: 0" → "Count: 1" sits in the top band of the window
+    x, y, w, h = change.box
+    assert y < 60, change
+    label_before, label_after = before[10:60], screen.last[10:60]
+    assert difference(label_before, label_after).fraction > 0.001
+    screen.close()
+
+
+def test_key_changes_the_pygame_frame(display: Display, launch) -> None:
+    app = launch(PYGAME_TOY)
+    screen = Screen(display, app)
+    screen.wait_until_painted(timeout=5)
+    square = np.array([240, 200, 40], dtype=np.uint8)
+
+    def square_x() -> int:
+        frame = screen.screenshot()
+        return int(np.flatnonzero((frame == square).all(axis=2).any(axis=0))[0])
+
+    start = square_x()
+    Executor(display, app).perform(Action.press("right", times=3))
+    deadline = time.monotonic() + 3
+    while square_x() != start + 30 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert square_x() == start + 30  # three presses, three moves of 10 px
+    screen.close()
+
+
+def test_tk_callback_exception_is_captured_while_app_lives(display: Display, launch) -> None:
+    app = launch([sys.executable, TK_TOY, "--raise"])
+    Screen(display, app).wait_until_painted(timeout=5)
+    Executor(display, app).perform(Action.click(150, 105))
+    assert app.wait_for_output(r"ZeroDivisionError", timeout=5), app.text_output()
+    assert "Exception in Tkinter callback" in app.text_output("stderr")
+    assert app.alive
+
+
+def test_exit_code_is_reported(display: Display, launch) -> None:
+    app = launch([sys.executable, PYGAME_TOY, "--exit", "3"], window=False)
+    assert app.wait(10) == 3
+    assert not app.wait_for_window(timeout=1)
+    assert "exiting with 3" in app.text_output("stderr")
+
+
+def test_fatal_signal_is_named(display: Display, launch) -> None:
+    app = launch(PYGAME_TOY)
+    os.kill(app.pid, signal.SIGSEGV)
+    assert app.wait(5) == -signal.SIGSEGV
+    assert app.exit_signal == "SIGSEGV"
+
+
+def test_teardown_kills_app_and_its_children(display: Display) -> None:
+    app = App([sys.executable, PYGAME_TOY, "--spawn"], display).start()
+    assert app.wait_for_window(timeout=15)
+    assert app.wait_for_output(r"child \d+", timeout=5)
+    child = int(app.text_output("stdout").split("child ")[1].split()[0])
+    assert pid_alive(child)
+    app.terminate()
+    assert wait_gone([app.pid, child], timeout=5) == []
+
+
+def test_display_stop_leaves_no_xvfb() -> None:
+    screen = Display((640, 480))
+    screen.start()
+    pid = screen.pid
+    assert pid and pid_alive(pid)
+    assert os.environ.get("DISPLAY") != screen.name  # the test process's environment is left alone
+    screen.stop()
+    assert wait_gone([pid], timeout=5) == []
+
+
+def test_app_environment_has_no_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")
+    monkeypatch.setenv("HARMLESS", "1")
+    env = scrubbed_environment({"DISPLAY": ":99"})
+    assert "OPENAI_API_KEY" not in env and "GITHUB_TOKEN" not in env
+    assert env["HARMLESS"] == "1" and env["DISPLAY"] == ":99"
+    assert env["SDL_AUDIODRIVER"] == "dummy" and env["PYTHONFAULTHANDLER"] == "1"
+    with pytest.raises(AppError, match="secret"):
+        scrubbed_environment({"DISPLAY": ":99"}, {"MY_API_KEY": "x"})
+
+
+def test_app_really_runs_without_secrets(display: Display, launch, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    app = launch([sys.executable, "-c", "import os, json; print(json.dumps(dict(os.environ)))"], window=False)
+    app.wait(10)
+    seen = json.loads(app.text_output("stdout"))
+    assert "OPENAI_API_KEY" not in seen and seen["DISPLAY"] == display.name
+
+
+def test_click_outside_the_window_is_refused(display: Display, launch) -> None:
+    app = launch(TK_TOY)
+    with pytest.raises(ActionError, match="outside the app window"):
+        Executor(display, app).perform(Action.click(5000, 10))
+
+
+def test_missing_app_file_is_a_clear_error(display: Display) -> None:
+    with pytest.raises(AppError, match="app file not found"):
+        App("no/such/game.py", display)
+
+
+def test_xdist_workers_get_distinct_displays(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest, time
+
+        @pytest.mark.parametrize("n", range(4))
+        def test_display(playtest, n, worker_id):
+            app = playtest.launch({TK_TOY!r})
+            playtest.click(150, 105)
+            playtest.wait_for_change(timeout=3)
+            with open(f"display-{{worker_id}}-{{n}}.txt", "w") as out:
+                out.write(playtest.runtime.display().name)
+        """
+    )
+    result = pytester.runpytest_subprocess("--playtest", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4)
+    by_worker: dict[str, set[str]] = {}
+    for path in Path(pytester.path).glob("display-*.txt"):
+        by_worker.setdefault(path.name.split("-")[1], set()).add(path.read_text())
+    assert len(by_worker) == 2
+    names = [next(iter(s)) for s in by_worker.values()]
+    assert all(len(s) == 1 for s in by_worker.values()), by_worker  # one display per worker, reused
+    assert names[0] != names[1]
+
+
+def test_kill_9_of_a_run_leaves_nothing(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    pids_file = tmp_path / "pids.json"
+    pytester.makepyfile(
+        f"""
+        import json, sys, time
+
+        def test_hangs_mid_test(playtest):
+            app = playtest.launch([sys.executable, {PYGAME_TOY!r}, "--spawn"])
+            assert app.wait_for_output(r"child \\d+", timeout=10)
+            child = int(app.text_output("stdout").split("child ")[1].split()[0])
+            display = playtest.runtime.display()
+            with open({str(pids_file)!r}, "w") as out:
+                json.dump({{"app": app.pid, "child": child, "xvfb": display.pid}}, out)
+            time.sleep(600)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "--playtest", "-p", "no:cacheprovider", "-q"],
+                            cwd=pytester.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not pids_file.exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, "the inner run ended early"
+            time.sleep(0.05)
+        time.sleep(0.2)
+        pids = json.loads(pids_file.read_text())
+        assert all(pid_alive(pid) for pid in pids.values()), pids
+    finally:
+        proc.kill()
+        proc.wait()
+    assert wait_gone(list(pids.values()), timeout=10) == [], pids
