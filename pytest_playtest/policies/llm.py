@@ -1,0 +1,500 @@
+"""The LLM tester: a vision-language model looks at each screenshot and answers with one action.
+
+One Chat Completions request per step, through the ``openai`` client: a system prompt for the strategy
+(``goal`` for games, ``coverage`` for apps) and a user message with the goal, the expectations, the window
+size, the OCR text, a compact history of recent steps and the screenshot as an ``image_url`` part. The
+actions are offered as tools (function calling); coordinates are pixels of the screenshot as sent and are
+rescaled to window coordinates here. A reply without a usable tool call is first read with the text
+grammar (``click(x=.., y=..)``), else answered with a correction and asked again, a bounded number of times.
+
+Options (``PolicyContext.options``): ``model`` (required), ``base_url``, ``image_long_side``,
+``image_format``, ``prompts_dir``, ``history``, ``request_timeout``, ``max_attempts``, ``max_corrections``,
+``retry_delay``, ``retry_delay_max``; see ``LLMOptions``. The API key comes from ``OPENAI_API_KEY`` only and
+is handed to the client, never kept in options, notes, errors or reprs.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+import openai
+from PIL import Image
+
+from ..actions import Action, ActionError, from_call, parse_text
+from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion, ChatCompletionMessage
+
+    from ..trajectory import Step
+
+#: Sent when OPENAI_API_KEY is unset: local servers ignore the key, but the client will not start without one.
+PLACEHOLDER_API_KEY = "not-needed"
+PROMPT_FILES = ("system_goal.md", "system_coverage.md", "user_step.md")
+EXAMPLES_FILE = "examples.md"
+#: Placeholders each template may use; the system prompt is filled once per run, the step prompt per step.
+SYSTEM_PLACEHOLDERS = frozenset({"goal", "strategy", "max_steps"})
+STEP_PLACEHOLDERS = SYSTEM_PLACEHOLDERS | {
+    "expectations", "step", "elapsed", "window_width", "window_height", "image_width", "image_height",
+    "ocr_text", "history",
+}
+NO_ACTION = "the reply had no tool call and no action written in its text"
+NOTE_LIMIT = 1000
+OCR_LIMIT = 4000
+#: Worth another try: request timeout, conflict, rate limit, and server-side failures (5xx).
+RETRYABLE_STATUSES = frozenset({408, 409, 429})
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_LEADING_COMMENT = re.compile(r"\A\s*<!--.*?-->[ \t]*\n?", re.S)
+
+
+# -- the tools the model may call ---------------------------------------------------------------------
+def _tool(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+_X = {"type": "integer", "description": "x in pixels of the screenshot, from its left edge"}
+_Y = {"type": "integer", "description": "y in pixels of the screenshot, from its top edge"}
+_KEY = {
+    "type": "string",
+    "description": "a key name: a character, or enter, space, tab, esc, backspace, delete, left, right, up, "
+                   "down, home, end, pageup, pagedown, f1..f12",
+}
+_SECONDS = {"type": "number", "minimum": 0, "maximum": 5}
+
+TOOLS: list[dict[str, Any]] = [
+    _tool("click", "Left-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
+    _tool("double_click", "Double-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
+    _tool("right_click", "Right-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
+    _tool("drag", "Press the left button at (x1, y1), move to (x2, y2) and release.",
+          {"x1": _X, "y1": _Y, "x2": _X, "y2": _Y}, ["x1", "y1", "x2", "y2"]),
+    _tool("type_text", "Type text into the focused widget.", {"text": {"type": "string"}}, ["text"]),
+    _tool("press", "Press and release one key, optionally several times.",
+          {"key": _KEY, "times": {"type": "integer", "minimum": 1, "maximum": 50}}, ["key"]),
+    _tool("hotkey", "Press a key combination, e.g. ctrl+s.",
+          {"keys": {"type": "array", "items": _KEY, "minItems": 1}}, ["keys"]),
+    _tool("hold", "Hold a key down for some seconds (movement in games).",
+          {"key": _KEY, "seconds": _SECONDS}, ["key", "seconds"]),
+    _tool("scroll", "Scroll the mouse wheel at a point.",
+          {"x": _X, "y": _Y, "direction": {"type": "string", "enum": ["up", "down", "left", "right"]},
+           "amount": {"type": "integer", "minimum": 1, "maximum": 50}},
+          ["x", "y", "direction"]),
+    _tool("wait", "Do nothing for some seconds and look again.", {"seconds": _SECONDS}, ["seconds"]),
+    _tool("finish", "End the test: pass when the goal is reached and everything behaved correctly, "
+                    "fail as soon as a fault or logic violation was seen.",
+          {"verdict": {"type": "string", "enum": ["pass", "fail"]},
+           "reason": {"type": "string", "description": "what was checked, or what went wrong and where"}},
+          ["verdict", "reason"]),
+]
+TOOL_NAMES: tuple[str, ...] = tuple(tool["function"]["name"] for tool in TOOLS)
+
+
+# -- options ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LLMOptions:
+    """The LLM tester's settings, read from ``PolicyContext.options`` and checked once."""
+
+    model: str
+    #: may hold credentials (http://user:pass@host): shown through ``LLMPolicy.endpoint`` instead
+    base_url: str | None = field(default=None, repr=False)
+    image_long_side: int = 1024
+    image_format: str = "png"
+    prompts_dir: Path | None = None
+    history: int = 8
+    request_timeout: float = 60.0
+    max_attempts: int = 4
+    max_corrections: int = 2
+    #: First pause before an HTTP retry; it doubles on each retry, up to ``retry_delay_max``.
+    retry_delay: float = 1.0
+    retry_delay_max: float = 20.0
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> LLMOptions:
+        """Read and check the options; a missing model or a bad value raises PolicyError naming the key."""
+        model = options.get("model")
+        if not isinstance(model, str) or not model.strip():
+            raise PolicyError(
+                "the llm policy needs a model name: pass --playtest-model NAME (ini playtest_model), "
+                "or options={'model': NAME} to the playtest marker or playtest.run()"
+            )
+        image_format = str(options.get("image_format", cls.image_format)).lower()
+        if image_format == "jpg":
+            image_format = "jpeg"
+        if image_format not in ("png", "jpeg"):
+            raise PolicyError(f"llm option image_format must be 'png' or 'jpeg', not {image_format!r}")
+        prompts_dir = options.get("prompts_dir")
+        if prompts_dir is not None:
+            prompts_dir = Path(prompts_dir)
+            if not prompts_dir.is_dir():
+                raise PolicyError(f"llm option prompts_dir: {prompts_dir} is not a folder")
+        base_url = options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
+        return cls(
+            model=model.strip(),
+            base_url=base_url,
+            image_long_side=_number(options, "image_long_side", cls.image_long_side, int, minimum=32),
+            image_format=image_format,
+            prompts_dir=prompts_dir,
+            history=_number(options, "history", cls.history, int, minimum=0),
+            request_timeout=_number(options, "request_timeout", cls.request_timeout, float, minimum=0.01),
+            max_attempts=_number(options, "max_attempts", cls.max_attempts, int, minimum=1),
+            max_corrections=_number(options, "max_corrections", cls.max_corrections, int, minimum=0),
+            retry_delay=_number(options, "retry_delay", cls.retry_delay, float, minimum=0),
+            retry_delay_max=_number(options, "retry_delay_max", cls.retry_delay_max, float, minimum=0),
+        )
+
+
+def _number(options: Mapping[str, Any], key: str, default: Any, kind: type, *, minimum: float) -> Any:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError):
+        raise PolicyError(f"llm option {key} must be a number, not {raw!r}") from None
+    if value < minimum:
+        raise PolicyError(f"llm option {key} must be at least {minimum:g}, not {raw!r}")
+    return value
+
+
+# -- prompts ------------------------------------------------------------------------------------------------
+def read_prompt(name: str, prompts_dir: Path | None = None) -> str:
+    """A prompt file: the user's copy in ``prompts_dir`` if there is one, else the packaged one.
+
+    The leading ``<!-- ... -->`` comment (where each file documents its placeholders) is stripped.
+    """
+    user_file = prompts_dir / name if prompts_dir is not None else None
+    if user_file is not None and user_file.is_file():
+        text = user_file.read_text(encoding="utf-8")
+    else:
+        text = resources.files("pytest_playtest").joinpath("prompts", name).read_text(encoding="utf-8")
+    return _LEADING_COMMENT.sub("", text, count=1).strip()
+
+
+def fill(template: str, values: Mapping[str, Any], source: str) -> str:
+    """Replace each ``{name}`` with its value, in one pass (values are never expanded themselves)."""
+    unknown = sorted({name for name in _PLACEHOLDER.findall(template) if name not in values})
+    if unknown:
+        raise PolicyError(
+            f"prompt {source}: unknown placeholder(s) {', '.join('{' + n + '}' for n in unknown)}; "
+            f"this file may use {', '.join('{' + n + '}' for n in sorted(values))}"
+        )
+    return _PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), template)
+
+
+# -- the screenshot -----------------------------------------------------------------------------------------
+def encode_frame(frame: np.ndarray, long_side: int, image_format: str) -> tuple[str, tuple[int, int]]:
+    """The frame as a ``data:`` URL, downscaled so its long side is at most ``long_side``; and its size.
+
+    Frames are RGB (or RGBA, or grey) uint8 arrays as the screen module hands them out.
+    """
+    pixels = np.ascontiguousarray(frame[..., :3] if frame.ndim == 3 else frame, dtype=np.uint8)
+    image = Image.fromarray(pixels)
+    width, height = image.size
+    scale = long_side / max(width, height)
+    if scale < 1:
+        image = image.resize((max(1, round(width * scale)), max(1, round(height * scale))),
+                             Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    if image_format == "jpeg":
+        image.convert("RGB").save(buffer, format="JPEG", quality=85)
+    else:
+        image.save(buffer, format="PNG")
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f"data:image/{image_format};base64,{encoded}", image.size
+
+
+# -- the policy ---------------------------------------------------------------------------------------------
+class _Unusable(Exception):
+    """One reply (or one tool call in it) that cannot become an action; the message says why."""
+
+
+class LLMPolicy(Policy):
+    """Asks a vision-language model for every action, through the Chat Completions API."""
+
+    name = "llm"
+
+    def __init__(self, context: PolicyContext) -> None:
+        super().__init__(context)
+        self.options = LLMOptions.from_options(context.options)
+        self.tokens = 0
+        system_file = f"system_{context.strategy}.md"
+        if system_file not in PROMPT_FILES:
+            raise PolicyError(f"the llm policy has no prompt for strategy {context.strategy!r}; "
+                              "expected 'goal' or 'coverage'")
+        run_values = {"goal": self._goal(), "strategy": context.strategy, "max_steps": context.max_steps}
+        self._system_prompt = fill(read_prompt(system_file, self.options.prompts_dir), run_values,
+                                   system_file)
+        examples_file = self.options.prompts_dir / EXAMPLES_FILE if self.options.prompts_dir else None
+        if examples_file is not None and examples_file.is_file():
+            examples = read_prompt(EXAMPLES_FILE, self.options.prompts_dir)
+            self._system_prompt += "\n\n" + examples
+        self._step_template = read_prompt("user_step.md", self.options.prompts_dir)
+        fill(self._step_template, dict.fromkeys(STEP_PLACEHOLDERS, ""), "user_step.md")  # fail early on typos
+        # the client would read OPENAI_API_KEY itself, but it refuses to start without a key
+        self._client = openai.OpenAI(
+            api_key=os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
+            base_url=self.options.base_url,
+            timeout=self.options.request_timeout,
+            max_retries=0,  # retried here, with our own bounded backoff and error messages
+        )
+        self.endpoint = _without_userinfo(str(self._client.base_url))
+
+    def __repr__(self) -> str:
+        return (f"LLMPolicy(model={self.options.model!r}, endpoint={self.endpoint!r}, "
+                f"strategy={self.context.strategy!r})")
+
+    # -- one step -------------------------------------------------------------------------------------
+    def decide(self, observation: Observation) -> Decision:
+        image_url, (image_width, image_height) = encode_frame(
+            observation.frame, self.options.image_long_side, self.options.image_format)
+        window_width, window_height = observation.size
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": self._system_prompt},
+            {"role": "user", "content": [
+                {"type": "text", "text": self._step_text(observation, (image_width, image_height))},
+                {"type": "image_url", "image_url": {"url": image_url}},
+            ]},
+        ]
+        tokens = 0
+        problems: list[str] = []
+        attempts = 1 + self.options.max_corrections
+        for _ in range(attempts):
+            response = self._complete(messages)
+            spent = _tokens(response)
+            tokens += spent
+            self.tokens += spent
+            if not response.choices:
+                raise PolicyError(f"the model endpoint {self.endpoint} returned a reply without choices")
+            message = response.choices[0].message
+            action, call_problems, from_text = _read_action(message, (image_width, image_height))
+            if action is not None:
+                action = action.scaled(window_width / image_width, window_height / image_height)
+                return Decision(action=action, tokens=tokens, note=self._note(message, problems, from_text))
+            problem = call_problems[-1][1] if call_problems else NO_ACTION
+            problems.append(problem)
+            messages.extend(self._correction(message, call_problems, problem))
+        raise PolicyError(f"the model gave no usable action after {attempts} attempts: {problems[-1]}")
+
+    def close(self) -> None:
+        self._client.close()
+
+    # -- building the request ---------------------------------------------------------------------------
+    def _goal(self) -> str:
+        if self.context.goal.strip():
+            return self.context.goal.strip()
+        return "none given: explore the app and check that it behaves correctly"
+
+    def _step_text(self, observation: Observation, image_size: tuple[int, int]) -> str:
+        expectations = "\n".join(f"- {item.describe()}" for item in self.context.expectations) or "(none)"
+        ocr_text = observation.text().strip()
+        if len(ocr_text) > OCR_LIMIT:
+            ocr_text = ocr_text[:OCR_LIMIT] + " …(cut)"
+        values = {
+            "goal": self._goal(),
+            "strategy": self.context.strategy,
+            "max_steps": self.context.max_steps,
+            "expectations": expectations,
+            "step": observation.step,
+            "elapsed": f"{observation.elapsed:.0f}",
+            "window_width": observation.size[0],
+            "window_height": observation.size[1],
+            "image_width": image_size[0],
+            "image_height": image_size[1],
+            "ocr_text": ocr_text or "(no text found)",
+            "history": self._history(observation.history),
+        }
+        return fill(self._step_template, values, "user_step.md")
+
+    def _history(self, steps: list[Step]) -> str:
+        recent = steps[-self.options.history:] if self.options.history else []
+        lines = []
+        for step in recent:
+            line = f"{step.index}. {step.action.label()} → {step.effect}"
+            if step.findings:
+                line += f" (harness noticed: {'; '.join(step.findings)})"
+            lines.append(line)
+        return "\n".join(lines) or "(none yet)"
+
+    # -- calling the endpoint -----------------------------------------------------------------------------
+    def _complete(self, messages: list[dict[str, Any]]) -> ChatCompletion:
+        """One completion, retried with exponential backoff on timeouts, connection errors, 429 and 5xx."""
+        delay = self.options.retry_delay
+        failure = ""
+        for attempt in range(1, self.options.max_attempts + 1):
+            pause = delay
+            try:
+                return self._client.chat.completions.create(
+                    model=self.options.model, messages=messages, tools=TOOLS)
+            except openai.APIStatusError as exc:
+                failure = self._describe_status(exc)
+                if exc.status_code not in RETRYABLE_STATUSES and exc.status_code < 500:
+                    raise PolicyError(failure) from None
+                pause = max(pause, _retry_after(exc))
+            except openai.APITimeoutError:
+                failure = (f"the model endpoint {self.endpoint} did not answer within "
+                           f"{self.options.request_timeout:g} s")
+            except openai.APIConnectionError as exc:
+                failure = f"cannot reach the model endpoint {self.endpoint}: {_connection_cause(exc)}"
+            except openai.OpenAIError as exc:
+                raise PolicyError(self._redact(f"the model endpoint {self.endpoint} failed: {exc}")) from None
+            if attempt < self.options.max_attempts:
+                time.sleep(min(pause, self.options.retry_delay_max))
+                delay *= 2
+        raise PolicyError(f"{failure} (gave up after {self.options.max_attempts} attempts)")
+
+    def _describe_status(self, exc: openai.APIStatusError) -> str:
+        body = exc.body
+        detail = body.get("message") if isinstance(body, dict) else body
+        text = f"the model endpoint {self.endpoint} answered HTTP {exc.status_code}"
+        if detail:
+            text += f": {str(detail)[:300]}"
+        return self._redact(text)
+
+    def _redact(self, text: str) -> str:
+        """Endpoints sometimes echo the key they refused; it must not reach reports or logs."""
+        key = self._client.api_key
+        if key and key != PLACEHOLDER_API_KEY:
+            text = text.replace(key, "***")
+        return text
+
+    # -- reading the reply -----------------------------------------------------------------------------
+    def _correction(self, message: ChatCompletionMessage, call_problems: list[tuple[str, str]],
+                    problem: str) -> list[dict[str, Any]]:
+        """The model's reply, an answer to each of its tool calls, and a request to try again."""
+        echo: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
+        answers = []
+        if message.tool_calls:
+            by_id = dict(call_problems)
+            echo["tool_calls"] = [call.model_dump(exclude_none=True) for call in message.tool_calls]
+            answers = [{"role": "tool", "tool_call_id": call.id,
+                        "content": f"Not performed: {by_id.get(call.id, problem)}"}
+                       for call in message.tool_calls]
+        retry = {"role": "user", "content": (
+            f"Your reply gave no usable action: {problem}. Look at the screenshot again and answer with "
+            f"exactly one tool call, one of: {', '.join(TOOL_NAMES)}. Coordinates are pixels of the "
+            "screenshot.")}
+        return [echo, *answers, retry]
+
+    def _note(self, message: ChatCompletionMessage, problems: list[str], from_text: bool) -> str:
+        note = (message.content or "").strip()
+        if len(note) > NOTE_LIMIT:
+            note = note[:NOTE_LIMIT] + " …"
+        extras = []
+        if from_text:
+            extras.append("action read from the reply text")
+        if problems:
+            extras.append(f"after {len(problems)} correction(s): {'; '.join(problems)}")
+        if extras:
+            note = f"{note} [{'; '.join(extras)}]".strip()
+        return self._redact(note)
+
+
+def _read_action(message: ChatCompletionMessage, image_size: tuple[int, int]
+                 ) -> tuple[Action | None, list[tuple[str, str]], bool]:
+    """The first usable action of a reply (tool calls first, then its text); else the problems.
+
+    Returns (action, [(tool call id, problem), ...], whether the action came from the text).
+    """
+    call_problems: list[tuple[str, str]] = []
+    for call in message.tool_calls or []:
+        try:
+            return _action_from_call(call, image_size), [], False
+        except _Unusable as exc:
+            call_problems.append((call.id, str(exc)))
+    text_action = parse_text(message.content) if message.content else None
+    if text_action is not None:
+        try:
+            _check_inside(text_action, image_size)
+            return text_action, [], True
+        except _Unusable as exc:
+            call_problems.append(("", str(exc)))
+    return None, call_problems, False
+
+
+def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
+    function = getattr(call, "function", None)
+    name = getattr(function, "name", None) or getattr(getattr(call, "custom", None), "name", "?")
+    if function is None or name not in TOOL_NAMES:
+        raise _Unusable(f"there is no tool named {name!r}; the tools are {', '.join(TOOL_NAMES)}")
+    try:
+        arguments = json.loads(function.arguments or "{}")
+    except json.JSONDecodeError as exc:
+        raise _Unusable(f"the arguments of {name} are not valid JSON ({exc.msg}): "
+                        f"{function.arguments[:200]!r}") from None
+    if not isinstance(arguments, dict):
+        raise _Unusable(f"the arguments of {name} must be a JSON object, got {function.arguments[:200]!r}")
+    try:
+        action = from_call(name, arguments)
+    except ActionError as exc:
+        raise _Unusable(f"invalid {name} call: {exc}") from None
+    _check_inside(action, image_size)
+    return action
+
+
+def _check_inside(action: Action, image_size: tuple[int, int]) -> None:
+    width, height = image_size
+    points = [(action.x, action.y)] if action.target else []
+    if action.kind == "drag":
+        points.append((action.x2, action.y2))
+    for x, y in points:
+        if not (0 <= x < width and 0 <= y < height):
+            raise _Unusable(f"{action.kind} at ({x}, {y}) is outside the screenshot, which is "
+                            f"{width}x{height} pixels")
+
+
+def _tokens(response: ChatCompletion) -> int:
+    usage = response.usage
+    if usage is None:  # some local servers leave usage out
+        return 0
+    return (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
+
+
+def _retry_after(exc: openai.APIStatusError) -> float:
+    try:
+        return float(exc.response.headers.get("retry-after", 0))
+    except ValueError:  # an HTTP date instead of seconds: fall back to our own backoff
+        return 0.0
+
+
+def _connection_cause(exc: BaseException) -> str:
+    """The innermost reason of a connection error: 'connection refused', 'name or service not known'..."""
+    reason = str(exc)
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror.lower()
+        if str(cause):
+            reason = str(cause)
+        cause = cause.__cause__ or cause.__context__
+    return reason
+
+
+def _without_userinfo(url: str) -> str:
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
