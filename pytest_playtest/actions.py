@@ -260,9 +260,9 @@ def parse_text(reply: str) -> Action | None:
             args["x"], args["y"] = float(point.group(1)), float(point.group(2))
             body = _POINT.sub("", body)
         for key, raw in _KWARG.findall(body):
-            if key in ("point", "start_box", "start_point") and "x" not in args:
+            if key in ("point", "start_box", "start_point"):
                 box = _BOX.search(raw) or _POINT.search(raw)
-                if box:
+                if box and "x" not in args:
                     args["x"], args["y"] = float(box.group(1)), float(box.group(2))
                 continue
             if key in ("end_box", "end_point"):

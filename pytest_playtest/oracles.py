@@ -30,9 +30,11 @@ EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*)(?:Error|Exception|Exit|Interr
 class OracleSettings:
     """Thresholds of the generic oracles (per run; ``oracles=`` marker argument overrides them)."""
 
+    #: seconds the app is watched without input after its first paint, to learn whether it animates
+    animation_probe: float = 0.3
     #: an app counts as animating after this many frame changes observed with no input involved
-    animating_changes: int = 4
-    #: an animating app whose window stays identical this long (seconds) is frozen
+    animating_changes: int = 3
+    #: an animating app whose window stays identical this long (seconds) while busy or stopped is frozen
     freeze_after: float = 2.0
     #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
     #: an effect before, and the process is busy or stopped
@@ -161,6 +163,7 @@ class Oracles:
         self._output_seen = 0
         self._reported_exceptions: set[str] = set()
         self._last_change = time.monotonic()
+        self._cpu_at_last_change = 0.0
         self._idle_changes = 0
         self._no_effect_run: list[Step] = []
         self._effect_kinds: dict[str, int] = {}
@@ -217,14 +220,34 @@ class Oracles:
         """A frame comparison with no input of ours in between (animation detection)."""
         if changed:
             self._idle_changes += 1
-            self._last_change = now
+            self._saw_change(now)
+
+    def _saw_change(self, now: float) -> None:
+        self._last_change = now
+        self._cpu_at_last_change = _cpu_seconds(self.app.pid) or 0.0
+
+    def _stuck(self, since: float, cpu_then: float, now: float) -> str | None:
+        """Why the process counts as stuck since ``since`` (busy looping or stopped), else None."""
+        state = _process_state(self.app.pid)
+        if state in ("T", "t"):
+            return "stopped"
+        share = ((_cpu_seconds(self.app.pid) or cpu_then) - cpu_then) / max(now - since, 1e-3)
+        return f"busy ({share:.0%} CPU)" if share >= self.settings.busy_cpu else None
 
     def check_freeze(self, step: int, now: float) -> bool:
-        if self.animating and now - self._last_change >= self.settings.freeze_after:
-            self._add_freeze(step, f"the app was animating and its window has not changed for "
-                                   f"{now - self._last_change:.1f}s")
-            return True
-        return False
+        """An animating app that stopped drawing while its process spins or is stopped is frozen.
+
+        An animation that stops while the process idles is a static screen (a pause, a game-over
+        screen), not a freeze.
+        """
+        if not self.animating or now - self._last_change < self.settings.freeze_after:
+            return False
+        why = self._stuck(self._last_change, self._cpu_at_last_change, now)
+        if why is None:
+            return False
+        self._add_freeze(step, f"the app was animating; its window has not changed for "
+                               f"{now - self._last_change:.1f}s while the process was {why}")
+        return True
 
     def after_step(self, step: Step, on_widget: bool, now: float) -> None:
         """Account for one performed action and its visible effect."""
@@ -232,7 +255,7 @@ class Oracles:
             return
         kind = step.action.kind
         if step.changed:
-            self._last_change = now
+            self._saw_change(now)
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
             self._no_effect_run.clear()
             self._cpu_at_first_no_effect = None
@@ -270,12 +293,8 @@ class Oracles:
             return
         if not all(self._effect_kinds.get(s.action.kind, 0) >= 2 for s in run[-self.settings.probe_inputs:]):
             return
-        started, cpu_before = self._cpu_at_first_no_effect
-        cpu_now = _cpu_seconds(self.app.pid) or cpu_before
-        span = max(now - started, 1e-3)
-        state = _process_state(self.app.pid)
-        if state in ("T", "t") or (cpu_now - cpu_before) / span >= self.settings.busy_cpu:
-            why = "stopped" if state in ("T", "t") else f"busy ({(cpu_now - cpu_before) / span:.0%} CPU)"
+        why = self._stuck(*self._cpu_at_first_no_effect, now)
+        if why:
             self._add_freeze(step.index, f"{len(run)} inputs in a row had no visible effect while the "
                                          f"process was {why}")
 

@@ -273,6 +273,7 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
         frame = screen.wait_until_painted(timeout=min(5.0, spec.timeout))
         if frames:
             frames.write(0, frame)
+        frame = _watch_animation(screen, frame, oracles, settings.animation_probe)
         context = PolicyContext(
             strategy=spec.strategy, goal=spec.goal, expectations=spec.expect, seed=spec.seed,
             max_steps=spec.max_steps, timeout=spec.timeout, window=(frame.shape[1], frame.shape[0]),
@@ -282,7 +283,12 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
         previous = frame
         while len(steps) < spec.max_steps and time.monotonic() < deadline:
             now = time.monotonic()
-            frame = screen.screenshot()
+            try:
+                frame = screen.screenshot()
+            except AppError:
+                if _window_lost(app, oracles, len(steps)):
+                    break
+                raise
             oracles.observe_idle(bool(difference(previous, frame)), now)
             key = screen.last_hash
             if reader:
@@ -313,7 +319,12 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                 executor.perform(decision.action)
             except (ActionError, AppError) as exc:
                 step.error = str(exc)
-            after = _settle(screen, frame, decision.action, oracles, settings, deadline)
+            try:
+                after = _settle(screen, frame, decision.action, settings, deadline)
+            except AppError:
+                if _window_lost(app, oracles, step.index):
+                    break
+                raise
             change = difference(frame, after)
             step.after_hash = screen.last_hash
             step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
@@ -342,6 +353,17 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             policy.close()
 
 
+def _watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, seconds: float) -> np.ndarray:
+    """Watch the untouched app for a moment: an app that redraws by itself is animating."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        latest = screen.screenshot()
+        oracles.observe_idle(bool(difference(frame, latest)), time.monotonic())
+        frame = latest
+    return frame
+
+
 def _retry_decision(target: tuple[int, int]) -> Any:
     from .actions import Action
     from .policies.base import Decision
@@ -349,7 +371,14 @@ def _retry_decision(target: tuple[int, int]) -> Any:
     return Decision(Action.click(*target), note="retry: confirm an input that had no visible effect")
 
 
-def _settle(screen: Screen, before: np.ndarray, action: Any, oracles: Oracles, settings: OracleSettings,
+def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
+    """The window vanished: True when that is because the app exited (judged by the exit oracle)."""
+    app.wait(1.0)
+    oracles.check_output(step)
+    return oracles.check_exit(step)
+
+
+def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSettings,
             deadline: float) -> np.ndarray:
     """The frame after an action: the first changed frame, or the same one after ``settle`` seconds.
 

@@ -1,0 +1,125 @@
+"""The playtest loop and its oracles on real apps: each generic bug is found, correct apps pass."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_playtest import expect
+from pytest_playtest.display import Display
+from pytest_playtest.session import RunSpec, SpecError, run_session
+from pytest_playtest.vision import Vision
+from tests.conftest import APPS
+
+DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
+TK_TOY = str(APPS / "tk_toy.py")
+PYGAME_TOY = str(APPS / "pygame_toy.py")
+
+
+@pytest.fixture(scope="module")
+def vision() -> Vision:
+    return Vision()
+
+
+def play(display: Display, vision: Vision, tmp_path: Path | None = None, **kwargs):  # noqa: ANN201
+    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
+    return run_session(spec, display=display, vision=vision, artifacts=tmp_path,
+                       screenshots="on" if tmp_path else "off")
+
+
+def test_callback_exception_is_found(display: Display, vision: Vision) -> None:
+    result = play(display, vision, app=[sys.executable, TK_TOY, "--raise"], max_steps=12)
+    verdict = result.verdict
+    assert verdict.status == "fail", verdict.summary()
+    finding = verdict.first("exception")
+    assert finding and "ZeroDivisionError" in finding.message and "Tk callback" in finding.message
+    assert finding.step and 1 <= finding.step <= verdict.steps
+    assert verdict.first("crash") is None
+
+
+def test_hang_after_a_key_is_a_freeze(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "hang"]).verdict
+    assert verdict.kinds() == ["freeze"], verdict.summary()
+
+
+def test_crash_on_a_key_is_a_crash(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict
+    assert verdict.kinds() == ["crash"], verdict.summary()
+    assert "RuntimeError: boom on key" in verdict.first("crash").message
+    assert verdict.exit_code == 1
+
+
+def test_correct_apps_pass(display: Display, vision: Vision) -> None:
+    for app in (TK_TOY, PYGAME_TOY):
+        verdict = play(display, vision, app=app, max_steps=25).verdict
+        assert verdict.passed, verdict.summary()
+
+
+@pytest.mark.parametrize("example", ["aliens", "chimp"])
+def test_pygame_examples_pass(display: Display, vision: Vision, example: str) -> None:
+    verdict = play(display, vision, app=[sys.executable, "-m", f"pygame.examples.{example}"], max_steps=60,
+                   timeout=30).verdict
+    assert verdict.passed, verdict.summary()
+
+
+def test_expectations_are_checked(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=TK_TOY, strategy="goal", max_steps=30,
+                   expect=[expect.text(r"Count: [1-9]"), expect.no_text(r"Count: 9\d"), expect.alive()]).verdict
+    assert verdict.passed, verdict.summary()
+    verdict = play(display, vision, app=TK_TOY, max_steps=3, expect=[{"text": "Count: 99"}, {"exits": 0}]).verdict
+    assert verdict.kinds() == ["expectation"], verdict.summary()
+    messages = " ".join(f.message for f in verdict.findings)
+    assert "Count: 99" in messages and "still running" in messages
+
+
+def test_goal_strategy_stops_when_expectations_are_met(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=TK_TOY, strategy="goal", goal="count up", max_steps=200, timeout=30,
+                   expect=[expect.text(r"Count: [1-9]")]).verdict
+    assert verdict.passed and verdict.steps < 200, verdict.summary()
+
+
+def test_same_seed_same_verdict(display: Display, vision: Vision) -> None:
+    runs = [play(display, vision, app=[sys.executable, TK_TOY, "--raise"], max_steps=10, seed=7) for _ in range(2)]
+    first, second = (r.verdict for r in runs)
+    assert (first.status, first.kinds(), first.steps) == (second.status, second.kinds(), second.steps)
+    assert [s.action for s in runs[0].steps] == [s.action for s in runs[1].steps]
+
+
+def test_missing_app_is_an_error_not_a_failure(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app="does/not/exist.py").verdict
+    assert verdict.status == "error" and "not found" in verdict.error
+
+
+def test_bad_marker_arguments_name_the_argument() -> None:
+    with pytest.raises(SpecError, match="strategy"):
+        RunSpec.from_kwargs({"app": "a.py", "strategy": "win"}, defaults=DEFAULTS, where="t")
+    with pytest.raises(SpecError, match="expect"):
+        RunSpec.from_kwargs({"app": "a.py", "expect": [{"txt": "x"}]}, defaults=DEFAULTS, where="t")
+    with pytest.raises(SpecError, match="max_steps"):
+        RunSpec.from_kwargs({"app": "a.py", "max_steps": 0}, defaults=DEFAULTS, where="t")
+
+
+def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest, sys
+        from pytest_playtest import expect
+
+        @pytest.mark.playtest(app=[sys.executable, {TK_TOY!r}, "--raise"], max_steps=8)
+        def test_finds_exception(playtest):
+            verdict = playtest.run()
+            assert verdict.kinds() == ["exception"], verdict.summary()
+            assert (verdict.artifacts / "verdict.json").exists()
+            assert (verdict.artifacts / "storyboard.png").exists()
+
+        @pytest.mark.playtest(app={TK_TOY!r}, expect=[expect.text("Count: [1-9]")], max_steps=10)
+        def test_passes(playtest):
+            assert playtest.run(), "should pass"
+            assert not playtest.run(max_steps=1, expect=[expect.text("Count: 77")])
+        """
+    )
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
