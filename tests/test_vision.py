@@ -202,6 +202,13 @@ def test_find_returns_each_occurrence_once_best_first() -> None:
     assert [hit.center for hit in hits] == [(110, 305), (510, 205)]
 
 
+def test_find_a_flat_template_matches_its_colour_only() -> None:
+    frame = menu_frame()
+    frame[300:310, 100:110] = (255, 0, 0)
+    frame[300:310, 200:210] = (0, 0, 255)
+    assert Vision().find(frame, np.full((10, 10, 3), (255, 0, 0), np.uint8)) == [Box(100, 300, 10, 10)]
+
+
 # --- OCR ----------------------------------------------------------------------------------------------------
 
 
@@ -247,10 +254,30 @@ def test_read_changed_reads_only_the_changed_region(ocr_calls: list[tuple[int, i
     assert len(ocr_calls) == 2
 
 
+def test_read_changed_reads_several_changed_regions_separately(ocr_calls: list[tuple[int, int]]) -> None:
+    eyes = Vision()
+    eyes.read(hud_frame(12), key="before")
+    after = hud_frame(34)
+    after[400:440, 300:340] = (200, 200, 0)  # a sprite appeared far from the score
+    changes = [Box(100, 14, 50, 26), Box(300, 400, 40, 40)]
+    boxes = eyes.read_changed(after, "after", "before", changes)
+    assert [t.text for t in boxes] == ["Score: 34", "Lives: 3", "GAME OVER"]
+    assert len(ocr_calls) == 3 and all(h * w < 0.05 * 640 * 480 for h, w in ocr_calls[1:])
+
+
+def test_read_changed_merges_changes_on_one_line(ocr_calls: list[tuple[int, int]]) -> None:
+    eyes = Vision()
+    eyes.read(hud_frame(12), key="before")
+    boxes = eyes.read_changed(hud_frame(98), "after", "before", [Box(100, 14, 14, 26), Box(114, 14, 14, 26)])
+    assert [t.text for t in boxes] == ["Score: 98", "Lives: 3", "GAME OVER"]
+    assert len(ocr_calls) == 2
+
+
 def test_read_changed_without_change_reuses_the_previous_text(ocr_calls: list[tuple[int, int]]) -> None:
     eyes = Vision()
     before = eyes.read(hud_frame(), key="before")
     assert eyes.read_changed(hud_frame(), "same", "before", Box(0, 0, 0, 0)) == before
+    assert eyes.read_changed(hud_frame(), "same again", "same", []) == before
     assert len(ocr_calls) == 1
 
 
@@ -261,7 +288,8 @@ def test_read_changed_falls_back_to_a_full_read(ocr_calls: list[tuple[int, int]]
     ]  # fmt: skip
     eyes.read_changed(menu_frame(), "menu", "k", None)
     eyes.read_changed(hud_frame(8), "big", "k", Box(0, 0, 600, 400))
-    assert ocr_calls == [(480, 640)] * 3
+    eyes.read_changed(hud_frame(9), "scattered", "big", [Box(x, 300, 4, 4) for x in range(20, 600, 80)])
+    assert ocr_calls == [(480, 640)] * 4
 
 
 def test_read_is_safe_from_two_threads() -> None:
