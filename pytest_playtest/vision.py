@@ -377,17 +377,14 @@ class Vision:
         self._text_cache = _LRU(cache_size)
         self._widget_cache = _LRU(cache_size)
         self._cell_cache = _LRU(cache_size * 16)
+        self._pending: dict[str, threading.Event] = {}
+        self._pending_lock = threading.Lock()
 
     # --- text ---------------------------------------------------------------------------------------
 
     def read(self, frame: np.ndarray, key: str | None = None) -> list[TextBox]:
         """OCR of the whole frame in reading order (top to bottom, left to right), cached by ``key``."""
-        cached = self._text_cache.get(key)
-        if cached is not None:
-            return list(cached)
-        boxes = self._read_image(_rgb(frame), 0, 0)
-        self._text_cache.put(key, tuple(boxes))
-        return boxes
+        return self._read_once(key, lambda: self._read_image(_rgb(frame), 0, 0))
 
     def text(self, frame: np.ndarray, key: str | None = None) -> str:
         """All text of the frame: boxes on one line joined by spaces, lines by newlines."""
@@ -419,22 +416,47 @@ class Vision:
         or a known change, or when much of the frame changed, this is a full :meth:`read`. The result is
         cached under ``key``.
         """
-        cached = self._text_cache.get(key)
-        if cached is not None:
-            return list(cached)
         frame = _rgb(frame)
         height, width = frame.shape[:2]
         previous = self._text_cache.get(previous_key)
-        if previous is None or changed is None:
-            return self.read(frame, key)
-        regions = _changed_regions([changed] if isinstance(changed, Box) else changed, previous, width, height)
-        if len(regions) > _MAX_CHANGED_REGIONS or sum(r.area for r in regions) > _MAX_CHANGED_FRACTION * width * height:
-            return self.read(frame, key)
-        kept = [old for old in previous if not any(region.intersection(old.box).area for region in regions)]
-        fresh = [line for region in regions for line in self.read_region(frame, region)]
-        boxes = _reading_order(kept + fresh, lambda t: t.box)
-        self._text_cache.put(key, tuple(boxes))
-        return boxes
+
+        def incremental_read() -> list[TextBox]:
+            if previous is None or changed is None:
+                return self._read_image(frame, 0, 0)
+            changes = [changed] if isinstance(changed, Box) else changed
+            regions = _changed_regions(changes, previous, width, height)
+            changed_area = sum(region.area for region in regions)
+            if len(regions) > _MAX_CHANGED_REGIONS or changed_area > _MAX_CHANGED_FRACTION * width * height:
+                return self._read_image(frame, 0, 0)
+            kept = [old for old in previous if not any(r.intersection(old.box).area for r in regions)]
+            fresh = [line for region in regions for line in self.read_region(frame, region)]
+            return _reading_order(kept + fresh, lambda t: t.box)
+
+        return self._read_once(key, incremental_read)
+
+    def _read_once(self, key: str | None, read: Callable[[], list[TextBox]]) -> list[TextBox]:
+        """The text cached under ``key``, read at most once: a caller asking for a key another thread is
+        reading right now waits for that result instead of queueing a second OCR behind the engine lock."""
+        if key is None:
+            return read()
+        while True:
+            with self._pending_lock:
+                cached = self._text_cache.get(key)
+                if cached is not None:
+                    return list(cached)
+                pending = self._pending.get(key)
+                if pending is None:
+                    pending = self._pending[key] = threading.Event()
+                    break
+            pending.wait()
+        try:
+            boxes = read()
+            self._text_cache.put(key, tuple(boxes))
+            return boxes
+        finally:
+            with self._pending_lock:
+                del self._pending[key]
+            pending.set()
 
     def _read_image(self, rgb: np.ndarray, dx: int, dy: int) -> list[TextBox]:
         boxes = [
@@ -472,9 +494,8 @@ class Vision:
                 continue
             # A glyph of big text has an outline too: it lies within a bigger text box. (A button is bigger
             # than its label's box, however tightly the label fills it.)
-            if any(
-                box.area < t.box.area and t.box.expand(4).intersection(box).area >= 0.9 * box.area for t in texts
-            ):
+            if any(box.area < t.box.area and t.box.expand(4).intersection(box).area >= 0.9 * box.area
+                   for t in texts):
                 continue
             if fill >= _RECTANGLE_FILL:
                 rects.append(box)
@@ -536,9 +557,8 @@ class Vision:
             return _peaks(1 - np.sqrt(np.maximum(squared, 0) / pattern.size) / 255, threshold, tw, th)
         # Colour correlation over a whole frame is ~10x slower than grayscale (88 vs 9 ms for 1024x768):
         # grayscale proposes candidates, colour confirms them and gives the score.
-        gray = cv2.matchTemplate(
-            cv2.cvtColor(frame, cv2.COLOR_RGB2GRAY), cv2.cvtColor(pattern, cv2.COLOR_RGB2GRAY), cv2.TM_CCOEFF_NORMED
-        )
+        gray_frame, gray_pattern = (cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) for image in (frame, pattern))
+        gray = cv2.matchTemplate(gray_frame, gray_pattern, cv2.TM_CCOEFF_NORMED)
         scored: list[tuple[float, Box]] = []
         for candidate in _peaks(gray, threshold - _GRAY_SLACK, tw, th, limit=_MAX_CANDIDATES):
             around = candidate.expand(1).clip(frame.shape[1], frame.shape[0])
@@ -567,7 +587,8 @@ class Vision:
         height, width = frame.shape[:2]
         board = (box or _find_board(frame, rows, cols) or Box(0, 0, width, height)).clip(width, height)
         grid = Grid(rows, cols, [["" for _ in range(cols)] for _ in range(rows)], board)
-        faces = {(r, c): self._cell_face(frame, grid.cell_box(r, c)) for r in range(rows) for c in range(cols)}
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        faces = {cell: self._cell_face(frame, grid.cell_box(*cell)) for cell in cells}
         crops = {cell: face for cell, face in faces.items() if face.size}
         if cell_text:
             self._read_cells(grid, crops)
@@ -603,7 +624,7 @@ class Vision:
         # Boards repeat themselves (many "2" tiles, few cells change per move): identical cell images are
         # recognised once.
         digests = {cell: _digest(line) for cell, line in lines.items()}
-        unknown = {digest: lines[cell] for cell, digest in digests.items() if self._cell_cache.get(digest) is None}
+        unknown = {d: lines[cell] for cell, d in digests.items() if self._cell_cache.get(d) is None}
         for digest, result in zip(unknown, _recognise(list(unknown.values())), strict=True):
             self._cell_cache.put(digest, result)
         for (r, c), digest in digests.items():
@@ -628,9 +649,7 @@ def _peaks(scores: np.ndarray, threshold: float, tw: int, th: int, *, limit: int
 def _changed_regions(changes: Iterable[Box], lines: Sequence[TextBox], width: int, height: int) -> list[Box]:
     """The regions to read again: each change with a margin, grown to whole text lines, overlapping
     regions merged (a line must be read once, whole)."""
-    pending = [
-        change.expand(_CHANGE_MARGIN).clip(width, height) for change in changes if change.clip(width, height).area
-    ]
+    pending = [c.expand(_CHANGE_MARGIN).clip(width, height) for c in changes if c.clip(width, height).area]
     regions: list[Box] = []
     while pending:
         region = _grow_to_lines(pending.pop(), lines, width, height)

@@ -100,7 +100,8 @@ def gems_frame() -> np.ndarray:
     image = Image.new("RGB", (480, 400), (30, 30, 30))
     draw = ImageDraw.Draw(image)
     x0, y0, cell = 80, 40, 80
-    draw.rectangle((x0, y0, x0 + 4 * cell, y0 + 4 * cell), fill=(60, 50, 80), outline=(200, 200, 200), width=2)
+    panel = (x0, y0, x0 + 4 * cell, y0 + 4 * cell)
+    draw.rectangle(panel, fill=(60, 50, 80), outline=(200, 200, 200), width=2)
     for r, row in enumerate(GEMS):
         for c, gem in enumerate(row):
             if gem in GEM_COLOURS:
@@ -222,7 +223,8 @@ def test_read_and_text_recover_the_strings() -> None:
 
 def test_read_on_real_screenshots() -> None:
     assert "Score: 0" in Vision().text(fixture("aliens.png"))
-    assert Vision().text(fixture("tk_form.png")).split("\n") == ["Name Ada", "Email", "Subscribe", "Submit Cancel"]
+    lines = Vision().text(fixture("tk_form.png")).split("\n")
+    assert lines == ["Name Ada", "Email", "Subscribe", "Submit Cancel"]
 
 
 def test_read_is_cached_by_key(ocr_calls: list[tuple[int, int]]) -> None:
@@ -301,6 +303,27 @@ def test_read_is_safe_from_two_threads() -> None:
     for thread in threads:
         thread.join()
     assert [[t.text for t in r] for r in results] == [["Score: 12", "Lives: 3"]] * 3
+
+
+def test_a_key_being_read_by_one_thread_is_not_read_again_by_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    started = threading.Event()
+    real = vision._detect_and_recognise
+
+    def slow(rgb: np.ndarray) -> list:
+        calls.append(1)
+        started.set()
+        return real(rgb)
+
+    monkeypatch.setattr(vision, "_detect_and_recognise", slow)
+    eyes = Vision()
+    frame = hud_frame()
+    background = threading.Thread(target=eyes.read, args=(frame, "frame-1"))
+    background.start()
+    started.wait(5)
+    assert [t.text for t in eyes.read(frame, key="frame-1")] == ["Score: 12", "Lives: 3", "GAME OVER"]
+    background.join()
+    assert calls == [1]
 
 
 def test_the_engine_is_created_once_per_process() -> None:
