@@ -1,0 +1,705 @@
+"""What a person looks at after a playtest: the artifacts folder, storyboard, animation and explanation.
+
+Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of the same test in ``run-2/``,
+``run-3/``... inside it)::
+
+    frames/step-0000.png   the window before the first action, then after each step (when screenshots are on)
+    verdict.json           Verdict.to_dict()
+    stdout.txt stderr.txt  what the app printed
+    storyboard.png         one image of the run: a tile per step, the action drawn on it, findings in red
+    run.gif                the frames as an animation
+
+The storyboard follows AUI-Gym's run "dashboard": instead of every full screenshot it tiles the region each
+action touched, so a failing step is visible at a glance on one image of at most 1920x1080.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import shutil
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont, ImageOps
+
+from .actions import POINTER_KINDS, Action
+from .trajectory import Step
+from .verdict import FINDING_KINDS, Finding, Verdict
+
+#: The Verdicts of every ``playtest.run()`` of a test, in order; the fixture appends, the report reads.
+VERDICTS_KEY = pytest.StashKey[list[Verdict]]()
+#: Benchmark results (the ``--playtest-results`` dict) for the HTML summary; the benchmark puts them there.
+METRICS_KEY = pytest.StashKey[dict[str, Any]]()
+
+DEFAULT_OUTPUT = "playtest-results"
+#: Written into the output root so ``clean_output`` only ever deletes a folder this plugin created.
+OUTPUT_MARKER = ".pytest-playtest"
+FRAMES_DIR = "frames"
+VERDICT_FILE = "verdict.json"
+STORYBOARD_FILE = "storyboard.png"
+ANIMATION_FILE = "run.gif"
+SCREENSHOT_MODES = ("on", "off", "only-on-failure")
+
+MAX_SLUG_LENGTH = 120
+_SLUG_HASH_LENGTH = 8
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class PlaytestReportWarning(UserWarning):
+    """A report artifact (storyboard, animation) could not be made; the verdict itself is unaffected."""
+
+
+# -- the artifacts folder ----------------------------------------------------------------------------------
+def slugify(nodeid: str) -> str:
+    """A folder name for a test id: readable, filesystem- and glob-safe, at most MAX_SLUG_LENGTH characters.
+
+    ``tests/test_snake.py::test_plays[fast]`` becomes ``tests_test_snake.py__test_plays-fast``. When
+    characters had to be replaced (so two ids could meet) or the name was truncated, a short hash of the
+    full id is appended to keep names distinct.
+    """
+    path, _, names = nodeid.partition("::")
+    if names.endswith("]") and "[" in names:  # a parametrized test: name[id]
+        name, _, parameters = names[:-1].partition("[")
+        names = f"{name}-{parameters}"
+    # path separators only stand for themselves in the file part: inside an id, "/" is as lossy as ":"
+    readable = path.replace("/", "_").replace("\\", "_") + ("__" + names.replace("::", "__") if names else "")
+    slug = _UNSAFE.sub("_", readable).lstrip(".") or "test"
+    lossy = slug != readable
+    if lossy or len(slug) > MAX_SLUG_LENGTH:
+        digest = hashlib.sha1(nodeid.encode("utf-8", "surrogatepass")).hexdigest()[:_SLUG_HASH_LENGTH]
+        slug = f"{slug[: MAX_SLUG_LENGTH - _SLUG_HASH_LENGTH - 1]}-{digest}"
+    return slug
+
+
+def artifacts_dir(root: Path, nodeid: str, run_index: int = 1) -> Path:
+    """The folder for run ``run_index`` (1-based) of test ``nodeid``, created if missing."""
+    if run_index < 1:
+        raise ValueError(f"run_index starts at 1, got {run_index}")
+    folder = Path(root) / slugify(nodeid)
+    if run_index > 1:
+        folder = folder / f"run-{run_index}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def frame_path(frames_dir: Path, step_index: int) -> Path:
+    """Where the run loop saves the window after step ``step_index`` (0 = before the first action)."""
+    return Path(frames_dir) / f"step-{step_index:04d}.png"
+
+
+def output_root(config: pytest.Config) -> Path:
+    """The output root: ``--playtest-output``, else ini ``playtest_output``, else ``playtest-results``.
+
+    Relative paths are taken from the directory pytest was invoked in, as for ``--html`` and ``--junitxml``
+    (and as the fixture's settings do), so the controller and every xdist worker agree on it.
+    """
+    value = config.getoption("playtest_output", None)
+    if not value:
+        try:
+            value = config.getini("playtest_output")
+        except ValueError:  # the ini key is not registered: plugin.py is not loaded
+            value = None
+    return config.invocation_params.dir / Path(value or DEFAULT_OUTPUT)
+
+
+def clean_output(root: Path) -> None:
+    """Empty the output root at the start of a session, or create it.
+
+    Only a folder this plugin created (it holds OUTPUT_MARKER) or an empty one is emptied: a mistyped
+    ``--playtest-output .`` must not delete the user's files.
+    """
+    root = Path(root)
+    if root.exists():
+        if not root.is_dir():
+            raise pytest.UsageError(f"playtest output {root} exists and is not a folder")
+        entries = [entry for entry in root.iterdir() if entry.name != OUTPUT_MARKER]
+        if entries and not (root / OUTPUT_MARKER).exists():
+            raise pytest.UsageError(
+                f"playtest output folder {root} is not empty and was not created by pytest-playtest; "
+                "refusing to delete its contents. Empty it or choose another --playtest-output."
+            )
+        for entry in entries:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+    root.mkdir(parents=True, exist_ok=True)
+    (root / OUTPUT_MARKER).write_text("created by pytest-playtest; emptied at the start of each session\n")
+
+
+def finalize_artifacts(
+    folder: Path,
+    verdict: Verdict,
+    steps: list[Step],
+    *,
+    stdout: str,
+    stderr: str,
+    screenshots: str,
+) -> None:
+    """Write what a run leaves behind into ``folder`` (see the module docstring).
+
+    ``screenshots`` is ``"on"``, ``"off"`` or ``"only-on-failure"``: with the latter the frames of a passing
+    run are deleted and no storyboard is made. Findings get the absolute path of their step's frame (the final
+    frame for end-of-run findings) when one is kept. Sets ``verdict.artifacts`` to ``folder`` if unset.
+    """
+    if screenshots not in SCREENSHOT_MODES:
+        raise ValueError(f"screenshots must be one of {', '.join(SCREENSHOT_MODES)}, not {screenshots!r}")
+    folder = Path(folder).absolute()
+    folder.mkdir(parents=True, exist_ok=True)
+    if verdict.artifacts is None:
+        verdict.artifacts = folder
+    frames_dir = folder / FRAMES_DIR
+    frames = _frames_in(frames_dir)
+
+    if frames and screenshots == "only-on-failure" and verdict.passed:
+        shutil.rmtree(frames_dir)
+    elif frames and screenshots != "off":
+        _attach_screenshots(verdict.findings, frames_dir, frames[-1])
+        try:
+            build_storyboard(steps, frames_dir, verdict.findings, folder / STORYBOARD_FILE, verdict=verdict)
+            build_animation(frames_dir, folder / ANIMATION_FILE)
+        except (OSError, ValueError) as exc:  # a damaged frame must not turn the verdict into a test error
+            message = f"could not draw the storyboard in {folder}: {exc}"
+            warnings.warn(PlaytestReportWarning(message), stacklevel=2)
+
+    (folder / VERDICT_FILE).write_text(json.dumps(verdict.to_dict(), indent=2) + "\n", encoding="utf-8")
+    (folder / "stdout.txt").write_text(stdout, encoding="utf-8", errors="replace")
+    (folder / "stderr.txt").write_text(stderr, encoding="utf-8", errors="replace")
+
+
+def _frames_in(frames_dir: Path) -> list[Path]:
+    return sorted(frames_dir.glob("step-[0-9][0-9][0-9][0-9].png")) if frames_dir.is_dir() else []
+
+
+def _attach_screenshots(findings: list[Finding], frames_dir: Path, final_frame: Path) -> None:
+    for finding in findings:
+        if finding.screenshot:
+            continue
+        frame = final_frame if finding.step is None else frame_path(frames_dir, finding.step)
+        if frame.exists():
+            finding.screenshot = str(frame)
+
+
+# -- the terminal explanation ----------------------------------------------------------------------------
+def explain(verdict: Verdict) -> str:
+    """A few lines for the terminal: the outcome, each finding with its step, where to look."""
+    head = f"playtest {verdict.status.upper()} after {verdict.steps} step(s)"
+    if verdict.policy:
+        head += f" (policy {verdict.policy})"
+    kinds = verdict.kinds()
+    if kinds:
+        head += ": " + ", ".join(kinds)
+    lines = [head]
+    if verdict.status == "error":
+        lines.append(f"  harness error (not the app's fault): {verdict.error or 'unknown'}")
+    for finding in verdict.findings:
+        where = f"step {finding.step}" if finding.step is not None else "end of run"
+        lines.append(f"  {where}: [{finding.kind}] {finding.message}")
+        last_detail = finding.details.strip().splitlines()[-1:] if finding.details else []
+        lines.extend(f"      {line.strip()}" for line in last_detail)
+        if finding.screenshot:
+            lines.append(f"      screenshot: {finding.screenshot}")
+    if verdict.artifacts:
+        storyboard = Path(verdict.artifacts) / STORYBOARD_FILE
+        if storyboard.exists():
+            lines.append(f"  storyboard: {storyboard}")
+        lines.append(f"  artifacts:  {verdict.artifacts}")
+    return "\n".join(lines)
+
+
+# -- drawing: fonts and colours ----------------------------------------------------------------------------
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Point = tuple[float, float]
+
+BACKGROUND = (24, 26, 31)
+TILE_BACKGROUND = (40, 43, 50)
+TILE_BORDER = (90, 96, 108)
+FINDING_RED = (230, 40, 46)
+TEXT = (232, 234, 238)
+MUTED = (150, 156, 168)
+MARKER = (255, 212, 0)
+MARKER_OUTLINE = (0, 0, 0)
+STATUS_COLOURS = {"pass": (46, 160, 67), "fail": FINDING_RED, "error": (230, 140, 20)}
+
+
+@cache
+def _font(size: int, bold: bool = False) -> Font:
+    # DejaVu has the arrows and key symbols; Pillow looks it up in the system font folders by name.
+    try:
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size)
+
+
+@cache
+def _has_glyph(font: Font, char: str) -> bool:
+    # a missing glyph renders as the font's "not defined" box, the same as a noncharacter does
+    missing, mask = font.getmask("\uffff"), font.getmask(char)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)
+
+
+def _symbol(font: Font, *candidates: str) -> str:
+    """The first candidate symbol the font can draw, or '' so the plain key name stands alone."""
+    return next((c for c in candidates if _has_glyph(font, c)), "")
+
+
+_KEY_SYMBOLS: dict[str, tuple[str, ...]] = {
+    "space": ("⎵", "␣"),
+    "right": ("→",),
+    "left": ("←",),
+    "up": ("↑",),
+    "down": ("↓",),
+    "enter": ("⏎", "↵"),
+    "return": ("⏎", "↵"),
+    "tab": ("⇥",),
+    "backspace": ("⌫",),
+    "delete": ("⌦",),
+    "shift": ("⇧",),
+    "escape": ("⎋",),
+    "esc": ("⎋",),
+}
+
+
+def _key_text(font: Font, key: str) -> str:
+    symbol = _symbol(font, *_KEY_SYMBOLS.get(key.lower(), ()))
+    return f"{symbol} {key}" if symbol else key
+
+
+def _badge_text(font: Font, action: Action) -> str | None:
+    """The text drawn on a tile for actions that have no point on the screen."""
+    match action.kind:
+        case "press":
+            return _key_text(font, action.key or "") + (f" ×{action.times}" if action.times > 1 else "")
+        case "hotkey":
+            return "+".join(action.keys)
+        case "hold":
+            return f"hold {_key_text(font, action.key or '')} {action.seconds:g}s"
+        case "type_text":
+            symbol = _symbol(font, "⌨")
+            return f"{symbol} {action.text!r}".strip()
+        case "wait":
+            return f"wait {action.seconds:g}s"
+        case "finish":
+            return f"finish: {action.verdict}"
+        case _:
+            return None
+
+
+def _fit_text(draw: ImageDraw.ImageDraw, text: str, font: Font, width: float) -> str:
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+# -- the storyboard ----------------------------------------------------------------------------------------
+MARGIN = 12
+GAP = 10
+HEADER_HEIGHT = 40
+#: Space around a tile's picture and caption: a thin grey border, or all red when the step has a finding.
+TILE_PAD = 5
+CAPTION_HEIGHT = 40
+FOOTER_LINE_HEIGHT = 20
+MAX_FOOTER_LINES = 4
+MIN_TILE_WIDTH = 200
+MAX_TILE_WIDTH = 560
+#: A pointer tile shows this many times its own width of the window around the target: enough context
+#: to recognise the widget, close enough to read it.
+CROP_CONTEXT = 1.6
+#: Room kept around both ends of a drag inside its crop, in window pixels.
+DRAG_MARGIN = 40
+
+
+@dataclass(frozen=True)
+class _Grid:
+    cols: int
+    rows: int
+    image_width: int
+    image_height: int
+
+    @property
+    def cell_width(self) -> int:
+        return self.image_width + 2 * TILE_PAD
+
+    @property
+    def cell_height(self) -> int:
+        return self.image_height + CAPTION_HEIGHT + 2 * TILE_PAD
+
+    @property
+    def width(self) -> int:
+        return 2 * MARGIN + self.cols * self.cell_width + (self.cols - 1) * GAP
+
+    @property
+    def height(self) -> int:
+        return self.rows * self.cell_height + (self.rows - 1) * GAP
+
+
+def _best_grid(count: int, aspect: float, width: int, height: int) -> _Grid:
+    """The grid with the largest tiles for ``count`` pictures of ``aspect`` (height/width) in the area."""
+    best: _Grid | None = None
+    for cols in range(1, count + 1):
+        rows = math.ceil(count / cols)
+        by_width = (width - 2 * MARGIN - (cols - 1) * GAP) / cols - 2 * TILE_PAD
+        by_height = ((height - (rows - 1) * GAP) / rows - 2 * TILE_PAD - CAPTION_HEIGHT) / aspect
+        image_width = max(1, math.floor(min(by_width, by_height, MAX_TILE_WIDTH)))
+        if best is None or image_width > best.image_width:
+            best = _Grid(cols, rows, image_width, max(1, round(image_width * aspect)))
+        if cols >= count:
+            break
+    assert best is not None
+    return best
+
+
+def _tile_capacity(step_count: int, aspect: float, width: int, height: int) -> int:
+    """How many tiles fit while each stays at least MIN_TILE_WIDTH wide (at least one)."""
+    low, high = 1, max(1, step_count)
+    while low < high:  # image width never grows with the tile count, so bisect
+        middle = (low + high + 1) // 2
+        if _best_grid(middle, aspect, width, height).image_width >= MIN_TILE_WIDTH:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def sample_steps(steps: Sequence[Step], capacity: int, keep: set[int]) -> list[Step]:
+    """At most ``capacity`` steps, in order: the first, the last, those whose index is in ``keep``, then
+    others spread evenly over the run. If the kept steps alone are too many, they are thinned evenly."""
+    if len(steps) <= capacity:
+        return list(steps)
+    ends = {0, len(steps) - 1}
+    wanted = sorted({position for position, step in enumerate(steps) if step.index in keep} - ends)
+    room = max(0, capacity - len(ends))
+    if len(wanted) > room:
+        chosen = ends | set(_spread(wanted, room))
+    else:
+        others = [p for p in range(len(steps)) if p not in ends and p not in set(wanted)]
+        chosen = ends | set(wanted) | set(_spread(others, room - len(wanted)))
+    return [steps[p] for p in sorted(chosen)][:capacity]
+
+
+def _spread(items: list[int], count: int) -> list[int]:
+    if count <= 0:
+        return []
+    return [items[math.floor((i + 0.5) * len(items) / count)] for i in range(count)]
+
+
+def _step_frame(frames_dir: Path, step: Step) -> Path | None:
+    for candidate in (frame_path(frames_dir, step.index), Path(step.screenshot) if step.screenshot else None):
+        if candidate is not None and candidate.exists():
+            return candidate
+    return None
+
+
+def build_storyboard(
+    steps: Sequence[Step],
+    frames_dir: Path,
+    findings: Sequence[Finding],
+    out: Path,
+    *,
+    max_size: tuple[int, int] = (1920, 1080),
+    verdict: Verdict | None = None,
+) -> Path:
+    """Draw one image of a run into ``out`` (PNG, at most ``max_size``) and return its path.
+
+    A tile per step, in order (evenly sampled when there are too many, always keeping the first, the last and
+    every step with a finding): the window after the step, cropped around a pointer action's target or
+    whole for keys and waits, with the action drawn on it and ``step N · label`` below. Steps with findings
+    (their ``Step.findings`` kinds or a Finding pointing at them) get a red frame and the kinds in red. A
+    header gives the verdict (when passed) and the counts; findings no tile shows are listed at the bottom.
+    A run without steps shows its initial frame.
+    """
+    frames_dir = Path(frames_dir)
+    max_width, max_height = max_size
+    kinds_by_step: dict[int, list[str]] = {step.index: list(step.findings) for step in steps}
+    for finding in findings:
+        if finding.step is not None and finding.step in kinds_by_step:
+            kinds_by_step[finding.step].append(finding.kind)
+
+    first_frame = next((f for f in (_step_frame(frames_dir, s) for s in steps) if f), None)
+    first_frame = first_frame or (frame_path(frames_dir, 0) if frame_path(frames_dir, 0).exists() else None)
+    aspect = _aspect(first_frame, steps)
+
+    footer_findings = [f for f in findings if f.step is None or f.step not in kinds_by_step]
+    footer_lines = min(len(footer_findings), MAX_FOOTER_LINES)
+    footer_height = footer_lines * FOOTER_LINE_HEIGHT + GAP if footer_lines else 0
+    fixed_height = 2 * MARGIN + HEADER_HEIGHT + GAP + footer_height
+    grid_height = max(1, max_height - fixed_height)
+
+    capacity = _tile_capacity(len(steps), aspect, max_width, grid_height)
+    shown = sample_steps(steps, capacity, keep={i for i, kinds in kinds_by_step.items() if kinds})
+    grid = _best_grid(max(1, len(shown)), aspect, max_width, grid_height)
+
+    width = min(max_width, max(grid.width, 800))
+    height = min(max_height, fixed_height + grid.height)
+    canvas = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(canvas)
+    _draw_header(draw, width, len(steps), len(shown), findings, verdict)
+
+    top = MARGIN + HEADER_HEIGHT + GAP
+    left = (width - grid.width) // 2 + MARGIN
+    if not steps:
+        start = Step(index=0, action=Action.wait(0))
+        _draw_tile(canvas, grid, (left, top), start, first_frame, [], caption="start (no steps taken)")
+    for position, step in enumerate(shown):
+        row, col = divmod(position, grid.cols)
+        origin = (left + col * (grid.cell_width + GAP), top + row * (grid.cell_height + GAP))
+        _draw_tile(canvas, grid, origin, step, _step_frame(frames_dir, step), kinds_by_step[step.index])
+
+    footer_top = top + grid.height + GAP
+    font = _font(13)
+    for line_number, finding in enumerate(footer_findings[:footer_lines]):
+        where = "end of run" if finding.step is None else f"step {finding.step}"
+        text = f"[{finding.kind}] {where}: {finding.message}"
+        if line_number == MAX_FOOTER_LINES - 1 and len(footer_findings) > MAX_FOOTER_LINES:
+            text = f"… and {len(footer_findings) - line_number} more finding(s); see verdict.json"
+        y = footer_top + line_number * FOOTER_LINE_HEIGHT
+        draw.text((MARGIN, y), _fit_text(draw, text, font, width - 2 * MARGIN), fill=FINDING_RED, font=font)
+
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    canvas.save(out, optimize=True)
+    return out
+
+
+def _aspect(frame: Path | None, steps: Sequence[Step]) -> float:
+    if frame is not None:
+        with Image.open(frame) as image:
+            return image.height / image.width
+    window = next((s.window for s in steps if s.window[0] and s.window[1]), None)
+    return window[1] / window[0] if window else 0.75
+
+
+def _draw_header(
+    draw: ImageDraw.ImageDraw,
+    width: int,
+    step_count: int,
+    shown_count: int,
+    findings: Sequence[Finding],
+    verdict: Verdict | None,
+) -> None:
+    x = MARGIN
+    if verdict is not None:
+        pill_font = _font(18, bold=True)
+        label = verdict.status.upper()
+        pill_width = draw.textlength(label, font=pill_font) + 20
+        pill = (x, MARGIN, x + pill_width, MARGIN + HEADER_HEIGHT - 8)
+        draw.rounded_rectangle(pill, radius=6, fill=STATUS_COLOURS[verdict.status])
+        draw.text((x + 10, MARGIN + 5), label, fill=TEXT, font=pill_font)
+        x += pill_width + 12
+    kinds = [k for k in FINDING_KINDS if any(f.kind == k for f in findings)]
+    counts = f"{len(findings)} finding(s)" + (f": {', '.join(kinds)}" if kinds else "")
+    parts = [f"{step_count} step(s)", counts]
+    if shown_count < step_count:
+        parts.append(f"showing {shown_count} of {step_count} steps")
+    if verdict is not None:
+        if verdict.policy:
+            parts.append(f"policy {verdict.policy}")
+        if verdict.tokens:
+            parts.append(f"{verdict.tokens} tokens")
+        if verdict.duration:
+            parts.append(f"{verdict.duration:.1f}s")
+        if verdict.error:
+            parts.append(f"error: {verdict.error}")
+    font = _font(16)
+    text = _fit_text(draw, " · ".join(parts), font, width - x - MARGIN)
+    draw.text((x, MARGIN + 7), text, fill=TEXT, font=font)
+
+
+def _draw_tile(
+    canvas: Image.Image,
+    grid: _Grid,
+    origin: tuple[int, int],
+    step: Step,
+    frame: Path | None,
+    finding_kinds: list[str],
+    caption: str | None = None,
+) -> None:
+    x, y = origin
+    draw = ImageDraw.Draw(canvas)
+    cell = (x, y, x + grid.cell_width - 1, y + grid.cell_height - 1)
+    if finding_kinds:
+        draw.rectangle(cell, fill=FINDING_RED)
+    else:
+        draw.rectangle(cell, fill=BACKGROUND, outline=TILE_BORDER)
+    inner = (x + TILE_PAD, y + TILE_PAD)
+    draw.rectangle(
+        (*inner, inner[0] + grid.image_width - 1, inner[1] + grid.image_height + CAPTION_HEIGHT - 1),
+        fill=TILE_BACKGROUND,
+    )
+    canvas.paste(_tile_picture(step, frame, (grid.image_width, grid.image_height)), inner)
+
+    font = _font(13)
+    text_x, text_y = inner[0] + 6, inner[1] + grid.image_height + 4
+    room = grid.image_width - 12
+    first_line = caption or f"step {step.index} · {step.action.label()}"
+    draw.text((text_x, text_y), _fit_text(draw, first_line, font, room), fill=TEXT, font=font)
+    if caption is None:
+        second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else _effect(step)
+        colour = FINDING_RED if finding_kinds else MUTED
+        draw.text((text_x, text_y + 18), _fit_text(draw, second_line, font, room), fill=colour, font=font)
+
+
+def _effect(step: Step) -> str:
+    """Step.effect, short enough for a caption."""
+    if step.error:
+        return f"refused: {step.error}"
+    return f"changed {step.changed_fraction:.1%}" if step.changed else "no visible change"
+
+
+def _tile_picture(step: Step, frame: Path | None, size: tuple[int, int]) -> Image.Image:
+    picture = Image.new("RGB", size, TILE_BACKGROUND)
+    if frame is None:
+        draw = ImageDraw.Draw(picture)
+        draw.text((size[0] // 2, size[1] // 2), "no screenshot", fill=MUTED, font=_font(14), anchor="mm")
+        return picture
+    with Image.open(frame) as opened:
+        window = opened.convert("RGB")
+    # action coordinates are window pixels; the frame may be scaled from them
+    sx = window.width / step.window[0] if step.window[0] else 1.0
+    sy = window.height / step.window[1] if step.window[1] else 1.0
+    points = _action_points(step.action, sx, sy)
+    box = _crop_box(points, window.size, size) if points else (0, 0, window.width, window.height)
+    region = ImageOps.contain(window.crop(box), size)
+    offset = ((size[0] - region.width) // 2, (size[1] - region.height) // 2)
+    picture.paste(region, offset)
+    scale = region.width / (box[2] - box[0])
+
+    def to_tile(point: Point) -> Point:
+        return (offset[0] + (point[0] - box[0]) * scale, offset[1] + (point[1] - box[1]) * scale)
+
+    _draw_action(ImageDraw.Draw(picture), step.action, [to_tile(p) for p in points], size)
+    return picture
+
+
+def _action_points(action: Action, sx: float, sy: float) -> list[Point]:
+    if action.kind not in POINTER_KINDS or action.target is None:
+        return []
+    points = [(action.target[0] * sx, action.target[1] * sy)]
+    if action.kind == "drag" and action.x2 is not None and action.y2 is not None:
+        points.append((action.x2 * sx, action.y2 * sy))
+    return points
+
+
+def _crop_box(
+    points: list[Point], frame_size: tuple[int, int], tile_size: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """A window region around ``points`` with the tile's aspect, CROP_CONTEXT times the tile's width."""
+    frame_width, frame_height = frame_size
+    aspect = tile_size[1] / tile_size[0]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    needed_width = max(xs) - min(xs) + (2 * DRAG_MARGIN if len(points) > 1 else 0)
+    needed_height = max(ys) - min(ys) + (2 * DRAG_MARGIN if len(points) > 1 else 0)
+    width = max(tile_size[0] * CROP_CONTEXT, needed_width, needed_height / aspect)
+    width = min(width, frame_width, frame_height / aspect)
+    height = min(width * aspect, frame_height)
+    centre_x, centre_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    left = min(max(0.0, centre_x - width / 2), frame_width - width)
+    top = min(max(0.0, centre_y - height / 2), frame_height - height)
+    return (round(left), round(top), round(left + width), round(top + height))
+
+
+_DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+_POINTER_BADGES = {"right_click": "right click", "double_click": "double click"}
+
+
+def _draw_action(
+    draw: ImageDraw.ImageDraw, action: Action, points: list[Point], size: tuple[int, int]
+) -> None:
+    """A marker where a pointer action landed (an arrow for a drag), a badge for keys and waits.
+
+    Yellow over a black outline stays visible on light and dark windows alike.
+    """
+    if not points:
+        text = _badge_text(_font(16, bold=True), action)
+        if text:
+            _badge(draw, text, size)
+        return
+    x, y = points[0]
+    radius = max(8, min(size) // 18)
+    if action.kind == "drag" and len(points) > 1:
+        _arrow(draw, points[0], points[1], radius)
+    else:
+        arm = radius * 1.6
+        for colour, width in ((MARKER_OUTLINE, 5), (MARKER, 2)):
+            draw.line((x - arm, y, x + arm, y), fill=colour, width=width)
+            draw.line((x, y - arm, x, y + arm), fill=colour, width=width)
+    for ring in [radius, radius * 0.55] if action.kind == "double_click" else [radius]:
+        draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=MARKER_OUTLINE, width=5)
+        draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=MARKER, width=2)
+    # the badge goes to the other half of the picture, so it never hides the marker
+    marker_low = y > size[1] / 2
+    if action.kind == "scroll":
+        dx, dy = (radius * d for d in _DIRECTIONS[action.direction or "down"])
+        _arrow(draw, (x + dx, y + dy), (x + 3 * dx, y + 3 * dy), radius)
+        _badge(draw, f"scroll {action.direction}", size, at_top=marker_low)
+    elif action.kind in _POINTER_BADGES:
+        _badge(draw, _POINTER_BADGES[action.kind], size, at_top=marker_low)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, head_length: float) -> None:
+    angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    head = [
+        end,
+        (end[0] - head_length * math.cos(angle - 0.45), end[1] - head_length * math.sin(angle - 0.45)),
+        (end[0] - head_length * math.cos(angle + 0.45), end[1] - head_length * math.sin(angle + 0.45)),
+    ]
+    draw.line((start, end), fill=MARKER_OUTLINE, width=6)
+    draw.polygon(head, fill=MARKER, outline=MARKER_OUTLINE)
+    draw.line((start, end), fill=MARKER, width=3)
+
+
+def _badge(draw: ImageDraw.ImageDraw, text: str, size: tuple[int, int], *, at_top: bool = False) -> None:
+    """A label centred at the bottom (or top) of the picture: keys, waits, the kind of click."""
+    font = _font(16, bold=True)
+    text = _fit_text(draw, text, font, size[0] - 24)
+    text_width = draw.textlength(text, font=font)
+    left = (size[0] - text_width) / 2 - 8
+    bottom = 8 + 26 if at_top else size[1] - 8
+    draw.rounded_rectangle((left, bottom - 26, left + text_width + 16, bottom), radius=6, fill=(16, 16, 16),
+                           outline=MARKER, width=1)
+    draw.text((left + 8, bottom - 13), text, fill=MARKER, font=font, anchor="lm")
+
+
+# -- the animation -----------------------------------------------------------------------------------------
+#: How long the last frame stays up, so the end state can be read before the loop restarts.
+FINAL_FRAME_MS = 1500
+
+
+def build_animation(frames_dir: Path, out: Path, *, fps: float = 4, max_side: int = 480) -> Path:
+    """Write the frames of a run as a looping GIF (each frame labelled with its step) and return its path."""
+    frames = _frames_in(Path(frames_dir))
+    if not frames:
+        raise ValueError(f"no frames (step-NNNN.png) in {frames_dir}")
+    with Image.open(frames[0]) as first:
+        scale = min(1.0, max_side / max(first.size))
+        size = (max(1, round(first.width * scale)), max(1, round(first.height * scale)))
+    font = _font(12, bold=True)
+    images = []
+    for frame in frames:
+        with Image.open(frame) as opened:
+            rgb = opened.convert("RGB")
+        picture = ImageOps.pad(rgb, size, method=Image.Resampling.BILINEAR, color=BACKGROUND)
+        step = int(frame.stem.removeprefix("step-"))
+        label = "start" if step == 0 else f"step {step}"
+        draw = ImageDraw.Draw(picture)
+        label_width = draw.textlength(label, font=font)
+        draw.rectangle((0, 0, label_width + 10, 18), fill=(16, 16, 16))
+        draw.text((5, 9), label, fill=MARKER, font=font, anchor="lm")
+        # a per-frame octree palette: half the time of the median cut Pillow would apply on save
+        images.append(picture.quantize(256, method=Image.Quantize.FASTOCTREE))
+    frame_ms = round(1000 / fps)
+    durations = [frame_ms] * (len(images) - 1) + [max(frame_ms, FINAL_FRAME_MS)]
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    images[0].save(out, save_all=True, append_images=images[1:], duration=durations, loop=0)
+    return out
