@@ -359,6 +359,11 @@ def test_widgets_on_a_real_tk_form() -> None:
     assert Box(91, 161, 78, 30).contains(*submit.box.center)
 
 
+def test_widgets_finds_tiles_that_differ_from_the_board_mostly_in_hue() -> None:
+    tiles = [w for w in Vision().widgets(board_frame()) if w.kind == "button"]
+    assert sorted(int(w.text) for w in tiles) == sorted(v for row in BOARD for v in row if v)
+
+
 def test_widgets_finds_sprites_as_shapes() -> None:
     found = Vision().widgets(fixture("aliens.png"))
     shapes = [w.box for w in found if w.kind == "shape"]
