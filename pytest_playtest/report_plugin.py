@@ -1,0 +1,196 @@
+"""Pytest hooks that put playtest verdicts into the terminal, JUnit XML and the pytest-html report.
+
+``plugin.py`` registers ``ReportPlugin(config)`` as ``"playtest-report"`` when playtests are enabled; the
+plugin then adds its pytest-html hooks (``HtmlReportHooks``) itself when pytest-html is installed.
+Everything attached to a report is plain data (strings, numbers, lists, dicts) so it travels from xdist
+workers to the controller unchanged.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Generator, Mapping
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .report import FRAMES_DIR, METRICS_KEY, STORYBOARD_FILE, VERDICTS_KEY, clean_output, explain, output_root
+from .verdict import FINDING_KINDS, Verdict
+
+#: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).
+PROPERTY_PREFIX = "playtest_"
+REPORT_SECTION = "playtest"
+#: When a test runs several playtests its status is the worst of theirs: a finding about the app first,
+#: then a harness error, then pass.
+STATUS_PRECEDENCE = ("fail", "error", "pass")
+
+
+def verdict_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
+    """The ``user_properties`` entries summarising a test's verdicts (several runs are combined)."""
+    statuses = {v.status for v in verdicts}
+    kinds = {kind for v in verdicts for kind in v.kinds()}
+    artifacts = next((v.artifacts for v in verdicts if v.artifacts), None)
+    return [
+        (PROPERTY_PREFIX + "status", next(s for s in STATUS_PRECEDENCE if s in statuses)),
+        (PROPERTY_PREFIX + "findings", ",".join(k for k in FINDING_KINDS if k in kinds)),
+        (PROPERTY_PREFIX + "steps", sum(v.steps for v in verdicts)),
+        (PROPERTY_PREFIX + "tokens", sum(v.tokens for v in verdicts)),
+        (PROPERTY_PREFIX + "runs", len(verdicts)),
+        # later runs of a test live inside its first run's folder (run-2/, ...): that folder holds them all
+        (PROPERTY_PREFIX + "artifacts", str(artifacts) if artifacts else ""),
+    ]
+
+
+def playtest_properties(report: pytest.TestReport) -> dict[str, str]:
+    """The playtest entries of a report's ``user_properties``, without the prefix; empty if it has none."""
+    return {
+        name.removeprefix(PROPERTY_PREFIX): str(value)
+        for name, value in report.user_properties
+        if name.startswith(PROPERTY_PREFIX)
+    }
+
+
+def verdict_text(properties: Mapping[str, str]) -> str:
+    """``fail: unresponsive, timeout`` — the status and the finding kinds."""
+    findings = properties.get("findings", "").replace(",", ", ")
+    return properties["status"] + (f": {findings}" if findings else "")
+
+
+def describe(properties: Mapping[str, str]) -> str:
+    """``playtest fail: unresponsive, 12 steps`` — what ``-v`` and the terminal summary show."""
+    runs, steps = int(properties.get("runs", 1)), int(properties.get("steps", 0))
+    text = f"playtest {verdict_text(properties)}" + (f", {runs} runs" if runs > 1 else "")
+    return text + f", {steps} step" + ("" if steps == 1 else "s")
+
+
+def html_extras(verdicts: list[Verdict]) -> list[dict[str, Any]]:
+    """pytest-html extras for a test's runs: the storyboard and the final screenshot (base64 PNG, so they
+    embed in a --self-contained-html report), the verdict as JSON and the explanation as text."""
+    from pytest_html import extras  # only called when pytest-html is writing a report
+
+    attached = []
+    for number, verdict in enumerate(verdicts, start=1):
+        suffix = f" (run {number})" if len(verdicts) > 1 else ""
+        if verdict.artifacts:
+            folder = Path(verdict.artifacts)
+            images = (("storyboard", folder / STORYBOARD_FILE), ("final screenshot", _last_frame(folder)))
+            for name, image in images:
+                if image is not None and image.exists():
+                    content = base64.b64encode(image.read_bytes()).decode("ascii")
+                    attached.append(extras.png(content, name + suffix))
+        attached.append(extras.json(verdict.to_dict(), "verdict" + suffix))
+        attached.append(extras.text(explain(verdict), "explanation" + suffix))
+    return attached
+
+
+def _last_frame(folder: Path) -> Path | None:
+    frames = sorted((folder / FRAMES_DIR).glob("step-[0-9][0-9][0-9][0-9].png"))
+    return frames[-1] if frames else None
+
+
+def _explain_all(verdicts: list[Verdict]) -> str:
+    if len(verdicts) == 1:
+        return explain(verdicts[0])
+    return "\n".join(f"run {number}: {explain(v)}" for number, v in enumerate(verdicts, start=1))
+
+
+class ReportPlugin:
+    """Verdicts in the terminal (``-v`` status, failure section, summary) and in JUnit XML properties."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        # pytest-html is registered whenever it is installed, but writes a report only with --html
+        self.html_report = config.pluginmanager.hasplugin("html") and bool(config.getoption("htmlpath", None))
+        self.results: list[tuple[str, dict[str, str]]] = []
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        # pytest_html_* hook implementations are refused unless pytest-html (their spec) is installed
+        manager = config.pluginmanager
+        if manager.hasplugin("html") and not manager.hasplugin("playtest-report-html"):
+            manager.register(HtmlReportHooks(), "playtest-report-html")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        # This plugin is only registered when playtests are enabled. Only the controller cleans: xdist
+        # workers run tests once it has scheduled them, after this hook, and write into the same root.
+        if not hasattr(session.config, "workerinput"):
+            clean_output(output_root(session.config))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        verdicts = item.stash.get(VERDICTS_KEY, [])
+        if report.when != "call" or not verdicts:
+            return report
+        properties = verdict_properties(verdicts)
+        # the call report feeds the terminal and pytest-html; JUnit XML reads the teardown report,
+        # which is built later from item.user_properties
+        report.user_properties.extend(properties)
+        item.user_properties.extend(properties)
+        report.sections.append((REPORT_SECTION, _explain_all(verdicts)))
+        if self.html_report:
+            report.extras = [*getattr(report, "extras", []), *html_extras(verdicts)]
+        return report
+
+    def pytest_report_teststatus(
+        self, report: pytest.TestReport, config: pytest.Config
+    ) -> tuple[str, str, tuple[str, Mapping[str, bool]]] | None:
+        # xfail/xpass and reruns keep the words their plugins give them
+        if report.when != "call" or hasattr(report, "wasxfail") or report.outcome not in ("passed", "failed"):
+            return None
+        properties = playtest_properties(report)
+        if not properties:
+            return None
+        word = f"{report.outcome.upper()} ({describe(properties)})"
+        markup = {"green": report.passed, "red": report.failed}
+        return report.outcome, "." if report.passed else "F", (word, markup)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        properties = playtest_properties(report) if report.when == "call" else {}
+        if properties:
+            self.results.append((report.nodeid, properties))
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.results:
+            return
+        statuses = [properties["status"] for _, properties in self.results]
+        totals = ", ".join(f"{statuses.count(s)} {s}" for s in STATUS_PRECEDENCE if s in statuses)
+        terminalreporter.write_sep("-", "playtest")
+        terminalreporter.write_line(f"{len(self.results)} test(s) with playtests: {totals}")
+        for nodeid, properties in self.results:
+            if properties["status"] != "pass" or terminalreporter.verbosity > 0:
+                where = f"  {properties['artifacts']}" if properties.get("artifacts") else ""
+                terminalreporter.write_line(f"{nodeid}: {describe(properties)}{where}")
+
+
+class HtmlReportHooks:
+    """The pytest-html side: a Verdict column, and the benchmark metrics in the summary when there are any."""
+
+    def pytest_html_results_table_header(self, cells: list[str]) -> None:
+        cells.insert(2, '<th class="sortable" data-column-type="verdict">Verdict</th>')
+
+    def pytest_html_results_table_row(self, report: pytest.TestReport, cells: list[str]) -> None:
+        # every row needs the cell, playtest or not, or the columns shift
+        properties = playtest_properties(report)
+        text = verdict_text(properties) if properties else ""
+        cells.insert(2, f'<td class="col-verdict">{escape(text)}</td>')
+
+    def pytest_html_results_summary(
+        self, prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
+    ) -> None:
+        results = session.config.stash.get(METRICS_KEY, None)
+        if results:
+            postfix.append(metrics_html(results))
+
+
+def metrics_html(results: Mapping[str, Any]) -> str:
+    """The benchmark results (the ``--playtest-results`` dict) as the benchmark's text table, in HTML."""
+    from .benchmark.metrics import format_table  # the benchmark package is only needed when it ran
+
+    suite = f": {escape(str(results['suite']))}" if results.get("suite") else ""
+    table = escape(format_table(results))
+    return f'<h2>Playtest benchmark{suite}</h2><pre class="playtest-metrics">{table}</pre>'
