@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from . import hookspecs
+from .benchmark.collector import BenchmarkPlugin
 from .fixture import Playtest, Runtime, Settings
 
 SKIP_REASON = "playtest tests are skipped without --playtest (pass --playtest to run them)"
@@ -29,6 +30,11 @@ OPTIONS: list[tuple[str, str, str, str | None]] = [
     ("--playtest-timeout", "playtest_timeout", "default bound on seconds per run", "60"),
     ("--playtest-screenshots", "playtest_screenshots",
      "keep screenshots: on, off or only-on-failure", "on"),
+    ("--playtest-samples", "playtest_samples",
+     "benchmark samples file (JSONL) for tasks.jsonl suites; without it each task's own code is the sample",
+     None),
+    ("--playtest-k", "playtest_k", "benchmark: comma-separated k values for Exec@k, Pass@k, Play@k", "1"),
+    ("--playtest-results", "playtest_results", "benchmark: write the metrics to this JSON file", None),
 ]
 
 
@@ -65,6 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if enabled(config):
         config.stash[RUNTIME_KEY] = Runtime(Settings.from_config(config, setting))
+        config.pluginmanager.register(BenchmarkPlugin(config), BenchmarkPlugin.NAME)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

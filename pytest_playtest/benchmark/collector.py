@@ -1,0 +1,427 @@
+"""Run a benchmark suite as pytest items: ``tasks.jsonl`` → one exec, pass and play item per sample.
+
+Collection: every ``tasks.jsonl`` becomes a ``SuiteFile``; each (task, sample) a ``SampleNode`` named
+``<task_id>[s<i>]`` holding the three stage items ``exec``, ``pass`` and ``play``. The stages are nested,
+so a later stage is skipped when an earlier one failed; the three items of a sample share an
+``xdist_group`` so that, with ``--dist loadgroup``, they run in order on one worker.
+
+Scoring happens in the controller only, from the reports (``pytest_runtest_logreport``), which carry the
+task, sample and stage in ``user_properties``: this works the same with and without xdist, because
+workers send their reports to the controller but not their in-memory state.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_playtest.benchmark.metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
+from pytest_playtest.benchmark.splice import SpliceError, splice_repo
+from pytest_playtest.benchmark.tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
+
+PROPERTY = "playtest_benchmark"
+EXEC_WINDOW_TIMEOUT = 5.0
+# After the window shows, watch a little longer: many startup crashes happen on the first frame.
+EXEC_SETTLE = 1.0
+UNIT_TEST_TIMEOUT = 60.0
+
+
+class StageFailed(Exception):
+    """A sample did not get through a stage; the message says why (shown without a Python traceback)."""
+
+
+class SuiteLineError(Exception):
+    """A bad line of a suite file (tasks or samples), reported as a failing item naming file:line:field."""
+
+
+def reference_completion(task: Task) -> str:
+    """The task's own current code for its symbol (decorators included): the sample of a sanity run."""
+    source = (task.repo / task.file).read_text(encoding="utf-8")
+    body: list[ast.stmt] = ast.parse(source).body
+    node: ast.stmt | None = None
+    for part in task.symbol.split("."):
+        matches = [n for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                   and n.name == part]
+        if not matches:
+            raise SpliceError(f"symbol {task.symbol!r} not found in {task.file}")
+        node = matches[-1]
+        body = node.body
+    assert node is not None and node.end_lineno is not None
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    lines = source.splitlines(keepends=True)
+    return "".join(lines[first - 1 : node.end_lineno])
+
+
+def parse_ks(raw: Any) -> list[int]:
+    try:
+        ks = [int(part) for part in str(raw).split(",") if part.strip()]
+    except ValueError:
+        raise pytest.UsageError(f"--playtest-k: expected a comma list of positive integers, got {raw!r}") from None
+    if not ks or any(k < 1 for k in ks):
+        raise pytest.UsageError(f"--playtest-k: expected a comma list of positive integers, got {raw!r}")
+    return ks
+
+
+@dataclass
+class _Prepared:
+    """A sample's spliced repository copy (or why it could not be made), made once per worker."""
+
+    repo: Path | None
+    error: str | None = None
+
+
+@dataclass
+class _SampleState:
+    results: dict[str, bool] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+
+class BenchmarkPlugin:
+    """Collects ``tasks.jsonl`` suites, runs their stages, and (in the controller) scores the run."""
+
+    NAME = "playtest-benchmark"
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self._tmp: Path | None = None
+        self._prepared: dict[tuple[str, str, int], _Prepared] = {}
+        self.states: dict[tuple[str, str, int], _SampleState] = {}
+        # Controller side: (suite, task_id, sample) → stage → passed; and what each task is.
+        self.outcomes: dict[tuple[str, str, int], dict[str, bool]] = {}
+        self.task_info: dict[tuple[str, str], dict[str, Any]] = {}
+        self.results: dict[str, Any] | None = None
+
+    # -- collection -------------------------------------------------------------------------------------
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+        if file_path.name == "tasks.jsonl":
+            return SuiteFile.from_parent(parent, path=file_path)
+        return None
+
+    def workdir(self) -> Path:
+        if self._tmp is None:
+            self._tmp = Path(tempfile.mkdtemp(prefix="playtest-bench-"))
+        return self._tmp
+
+    def prepare(self, suite: str, task: Task, sample: Sample) -> _Prepared:
+        key = (suite, task.task_id, sample.index)
+        if key not in self._prepared:
+            dest = self.workdir() / suite / task.task_id.replace("/", "_") / f"s{sample.index}"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature)
+                self._prepared[key] = _Prepared(repo)
+            except (SpliceError, OSError) as exc:
+                self._prepared[key] = _Prepared(None, f"cannot splice the completion: {exc}")
+        return self._prepared[key]
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    # -- scoring (controller) -----------------------------------------------------------------------------
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        props = dict(report.user_properties).get(PROPERTY)
+        if not props:
+            return
+        key = (props["suite"], props["task_id"], props["sample"])
+        stages = self.outcomes.setdefault(key, {})
+        self.task_info.setdefault((props["suite"], props["task_id"]), {
+            "language": props["language"], "category": props["category"], "sample_tokens": {},
+            "tester_tokens": {},
+        })
+        info = self.task_info[(props["suite"], props["task_id"])]
+        info["sample_tokens"][props["sample"]] = props.get("tokens") or 0
+        if props.get("tester_tokens"):
+            info["tester_tokens"][props["sample"]] = props["tester_tokens"]
+        stage = props["stage"]
+        # A stage passes only if every phase passed and the call ran (a skip or an error is not a pass).
+        if report.failed or report.skipped:
+            stages[stage] = False
+        elif report.when == "call":
+            stages.setdefault(stage, True)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if hasattr(self.config, "workerinput") or not self.outcomes:
+            return
+        from pytest_playtest.plugin import setting
+        from pytest_playtest.report import METRICS_KEY
+
+        ks = parse_ks(setting(self.config, "playtest_k"))
+        per_task: dict[tuple[str, str], list[dict[str, bool]]] = {}
+        for (suite, task_id, _), stages in sorted(self.outcomes.items()):
+            per_task.setdefault((suite, task_id), []).append(stages)
+        suites = sorted({suite for suite, _ in per_task})
+        outcomes = []
+        for (suite, task_id), samples in per_task.items():
+            info = self.task_info[(suite, task_id)]
+            counts = {stage: sum(1 for s in samples if s.get(stage, False)) for stage in STAGES}
+            # Keep the nesting even if a stage was run alone (e.g. selected with -k).
+            counts["pass"] = min(counts["pass"], counts["exec"])
+            counts["play"] = min(counts["play"], counts["pass"])
+            outcomes.append(TaskOutcome(
+                task_id=task_id if len(suites) == 1 else f"{suite}/{task_id}",
+                language=info["language"], category=info["category"], n=len(samples),
+                exec=counts["exec"], pass_=counts["pass"], play=counts["play"],
+                sample_tokens=sum(info["sample_tokens"].values()),
+                tester_tokens=sum(info["tester_tokens"].values()),
+            ))
+        results = compute_metrics("+".join(suites), outcomes, ks)
+        self.results = results
+        target = setting(self.config, "playtest_results")
+        if target:
+            path = Path(target)
+            if not path.is_absolute():
+                path = self.config.invocation_params.dir / path
+            write_results(path, results)
+        self.config.hook.pytest_playtest_metrics(metrics=results, config=self.config)
+        self.config.stash[METRICS_KEY] = results
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.results is None:
+            return
+        terminalreporter.write_sep("=", "playtest benchmark")
+        terminalreporter.write_line(format_table(self.results))
+        target = setting_or_none(self.config, "playtest_results")
+        if target:
+            terminalreporter.write_line(f"results written to {target}")
+
+
+def setting_or_none(config: pytest.Config, ini: str) -> Any:
+    from pytest_playtest.plugin import setting
+
+    return setting(config, ini)
+
+
+def _plugin(config: pytest.Config) -> BenchmarkPlugin:
+    plugin = config.pluginmanager.get_plugin(BenchmarkPlugin.NAME)
+    if plugin is None:  # collected without --playtest: still give the items somewhere to keep state
+        plugin = BenchmarkPlugin(config)
+        config.pluginmanager.register(plugin, BenchmarkPlugin.NAME)
+    return plugin
+
+
+class SuiteFile(pytest.File):
+    """A suite's ``tasks.jsonl``: its tasks times the samples to evaluate."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from pytest_playtest.plugin import setting
+
+        tasks, task_errors = load_tasks(self.path)
+        suite = self.path.parent.name
+        errors: list[LineError] = list(task_errors)
+        samples_option = setting(self.config, "playtest_samples")
+        samples: dict[str, list[Sample]]
+        if samples_option:
+            samples_path = Path(samples_option)
+            if not samples_path.is_absolute():
+                samples_path = self.config.invocation_params.dir / samples_path
+            try:
+                samples, sample_errors = load_samples(samples_path, [task.task_id for task in tasks])
+            except OSError as exc:
+                raise self.CollectError(f"--playtest-samples: cannot read {samples_path}: {exc}") from None
+            errors.extend(sample_errors)
+        else:
+            samples = {}
+            for task in tasks:
+                try:
+                    completion = reference_completion(task)
+                except (SpliceError, SyntaxError, OSError) as exc:
+                    completion = f"# the task's own code could not be read: {exc}\n"
+                samples[task.task_id] = [Sample(task.task_id, completion, None, 0, task.path, task.line)]
+
+        by_line: dict[tuple[Path, int], list[LineError]] = {}
+        for error in errors:
+            by_line.setdefault((error.path, error.line), []).append(error)
+        for (path, line), problems in by_line.items():
+            kind = "task" if path == self.path else "sample"
+            yield LineErrorItem.from_parent(self, name=f"{kind}-line-{line}", problems=problems,
+                                            where=f"{path.name}:{line}")
+        for task in tasks:
+            for sample in samples.get(task.task_id, []):
+                yield SampleNode.from_parent(self, name=f"{task.task_id}[s{sample.index}]", task=task,
+                                             sample=sample, suite=suite)
+
+
+class LineErrorItem(pytest.Item):
+    """A bad line of a suite file: fails, naming file:line:field, while the other tasks still run."""
+
+    def __init__(self, *, problems: list[LineError], where: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.problems = problems
+        self.location_text = where
+
+    def runtest(self) -> None:
+        raise SuiteLineError("\n".join(str(problem) for problem in self.problems))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, SuiteLineError):
+            return f"bad suite line:\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.problems[0].line - 1, f"{self.location_text}"
+
+
+class SampleNode(pytest.Collector):
+    """One (task, sample): its exec, pass and play items, run in that order on one worker."""
+
+    def __init__(self, *, task: Task, sample: Sample, suite: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.task = task
+        self.sample = sample
+        self.suite = suite
+
+    def collect(self) -> Iterator[pytest.Item]:
+        group = pytest.mark.xdist_group(name=f"{self.suite}:{self.task.task_id}:s{self.sample.index}")
+        for stage in STAGES:
+            item = StageItem.from_parent(self, name=stage, stage=stage)
+            item.add_marker(group)
+            yield item
+
+
+class StageItem(pytest.Item):
+    """One stage of one sample; earlier stages of the same sample run first (lazily if deselected)."""
+
+    def __init__(self, *, stage: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.stage = stage
+        parent: SampleNode = self.parent  # type: ignore[assignment]
+        self.task = parent.task
+        self.sample = parent.sample
+        self.suite = parent.suite
+        self.user_properties.append((PROPERTY, {
+            "suite": self.suite, "task_id": self.task.task_id, "sample": self.sample.index,
+            "stage": stage, "language": self.task.language, "category": self.task.category,
+            "tokens": self.sample.tokens,
+        }))
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.suite, self.task.task_id, self.sample.index)
+
+    def runtest(self) -> None:
+        plugin = _plugin(self.config)
+        state = plugin.states.setdefault(self.key, _SampleState())
+        index = STAGES.index(self.stage)
+        for earlier in STAGES[:index]:
+            if earlier not in state.results:
+                self._run_stage(plugin, state, earlier)
+            if not state.results[earlier]:
+                pytest.skip(f"{earlier} stage failed: {state.reasons.get(earlier, '')}".strip())
+        self._run_stage(plugin, state, self.stage)
+        if not state.results[self.stage]:
+            raise StageFailed(state.reasons.get(self.stage, f"{self.stage} failed"))
+
+    def _run_stage(self, plugin: BenchmarkPlugin, state: _SampleState, stage: str) -> None:
+        try:
+            {"exec": self._exec, "pass": self._pass, "play": self._play}[stage](plugin)
+        except StageFailed as exc:
+            state.results[stage] = False
+            state.reasons[stage] = str(exc)
+        else:
+            state.results[stage] = True
+
+    def _repo(self, plugin: BenchmarkPlugin) -> Path:
+        prepared = plugin.prepare(self.suite, self.task, self.sample)
+        if prepared.repo is None:
+            raise StageFailed(prepared.error or "no repository copy")
+        return prepared.repo
+
+    def _exec(self, plugin: BenchmarkPlugin) -> None:
+        from pytest_playtest.app import App, AppError
+        from pytest_playtest.plugin import RUNTIME_KEY
+
+        repo = self._repo(plugin)
+        compiled = subprocess.run([sys.executable, "-m", "py_compile", self.task.file], cwd=repo,
+                                  capture_output=True, text=True, timeout=60)
+        if compiled.returncode != 0:
+            raise StageFailed(f"{self.task.file} does not compile:\n{_tail(compiled.stderr + compiled.stdout)}")
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        if runtime is None:
+            pytest.skip("benchmark stages need --playtest")
+        app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo)
+        try:
+            app.start()
+            shown = app.wait_for_window(timeout=EXEC_WINDOW_TIMEOUT)
+            if shown:
+                deadline = time.monotonic() + EXEC_SETTLE
+                while time.monotonic() < deadline and app.poll() is None:
+                    time.sleep(0.05)
+            code = app.poll()
+            output = app.text_output()
+            if "Traceback (most recent call last)" in output:
+                raise StageFailed(f"the app printed a traceback:\n{_tail(output)}")
+            if code is not None and code != 0:
+                raise StageFailed(f"the app exited with code {code}:\n{_tail(output)}")
+            if not shown and code is None:
+                raise StageFailed(f"no window within {EXEC_WINDOW_TIMEOUT:g}s:\n{_tail(output)}")
+        except AppError as exc:
+            raise StageFailed(f"cannot launch {self.task.run}: {exc}") from None
+        finally:
+            app.terminate()
+
+    def _pass(self, plugin: BenchmarkPlugin) -> None:
+        repo = self._repo(plugin)
+        argv = resolve_argv(self.task.unit_tests, sys.executable)
+        try:
+            done = subprocess.run(argv, cwd=repo, capture_output=True, text=True, timeout=UNIT_TEST_TIMEOUT,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise StageFailed(f"unit tests {argv} did not finish within {UNIT_TEST_TIMEOUT:g}s") from None
+        except OSError as exc:
+            raise StageFailed(f"cannot run unit tests {argv}: {exc}") from None
+        if done.returncode != 0:
+            raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
+
+    def _play(self, plugin: BenchmarkPlugin) -> None:
+        from pytest_playtest.plugin import RUNTIME_KEY
+        from pytest_playtest.report import VERDICTS_KEY, artifacts_dir, explain, finalize_artifacts
+        from pytest_playtest.session import RunSpec, run_session
+
+        repo = self._repo(plugin)
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        if runtime is None:
+            pytest.skip("benchmark stages need --playtest")
+        playtest = self.task.playtest
+        settings = runtime.settings
+        spec = RunSpec.from_kwargs(
+            {"app": resolve_argv(self.task.run, sys.executable), "strategy": playtest.strategy,
+             "goal": playtest.goal, "expect": playtest.expect, "max_steps": playtest.max_steps,
+             "timeout": playtest.timeout, "cwd": str(repo)},
+            defaults=settings, where=f"{self.task.path}:{self.task.line}",
+        )
+        artifacts = artifacts_dir(settings.output, self.nodeid)
+        result = run_session(spec, display=runtime.display(spec.size), vision=runtime.vision, config=self.config,
+                             artifacts=artifacts, screenshots=settings.screenshots, default_cwd=repo)
+        finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,
+                           screenshots=settings.screenshots)
+        self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
+        tokens = getattr(result.verdict, "tokens", 0) or 0
+        if tokens:
+            self.user_properties[0][1]["tester_tokens"] = tokens
+        if not result.verdict.passed:
+            raise StageFailed(explain(result.verdict))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, StageFailed):
+            return f"{self.stage} stage failed: {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.task.line - 1, f"{self.task.task_id}[s{self.sample.index}]::{self.stage}"
+
+
+def _tail(text: str, limit: int = 2000) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else "…" + text[-limit:]
