@@ -33,6 +33,8 @@ _MAX_WIDGET_FRACTION = 0.2
 #: Sprites and icons are small; a big irregular outline is scenery (the ground, a cloud, a backdrop).
 _MAX_SHAPE_FRACTION = 0.05
 _RECTANGLE_FILL = 0.85
+#: An outline filling less of its bounding box is a line or a jagged fragment (sparks, cracks), not an object.
+_SHAPE_MIN_FILL = 0.5
 #: A "field" is a wide, near-white box (entry, spin box, text area) whose text, if any, hugs its left edge.
 _FIELD_MIN_ASPECT = 2.5
 _FIELD_MIN_BRIGHTNESS = 235
@@ -501,7 +503,7 @@ class Vision:
                 continue
             if fill >= _RECTANGLE_FILL:
                 rects.append(box)
-            elif fill >= 0.5 and box.area <= _MAX_SHAPE_FRACTION * width * height:
+            elif fill >= _SHAPE_MIN_FILL and box.area <= _MAX_SHAPE_FRACTION * width * height:
                 shapes.append(box)
         rects = _dedupe(rects, iou=0.7)
         # A text box labels the smallest rectangle holding it: a button's face rather than its border.
