@@ -448,8 +448,7 @@ def build_storyboard(
     top = MARGIN + HEADER_HEIGHT + GAP
     left = (width - grid.width) // 2 + MARGIN
     if not steps:
-        start = Step(index=0, action=Action.wait(0))
-        _draw_tile(canvas, grid, (left, top), start, first_frame, [], caption="start (no steps taken)")
+        _draw_tile(canvas, grid, (left, top), None, first_frame, [])
     for position, step in enumerate(shown):
         row, col = divmod(position, grid.cols)
         origin = (left + col * (grid.cell_width + GAP), top + row * (grid.cell_height + GAP))
@@ -519,11 +518,11 @@ def _draw_tile(
     canvas: Image.Image,
     grid: _Grid,
     origin: tuple[int, int],
-    step: Step,
+    step: Step | None,
     frame: Path | None,
     finding_kinds: list[str],
-    caption: str | None = None,
 ) -> None:
+    """A step's tile; ``step`` None is the initial frame of a run that took no step."""
     x, y = origin
     draw = ImageDraw.Draw(canvas)
     cell = (x, y, x + grid.cell_width - 1, y + grid.cell_height - 1)
@@ -541,9 +540,9 @@ def _draw_tile(
     font = _font(13)
     text_x, text_y = inner[0] + 6, inner[1] + grid.image_height + 4
     room = grid.image_width - 12
-    first_line = caption or f"step {step.index} · {step.action.label()}"
+    first_line = f"step {step.index} · {step.action.label()}" if step else "start (no steps taken)"
     draw.text((text_x, text_y), _fit_text(draw, first_line, font, room), fill=TEXT, font=font)
-    if caption is None:
+    if step is not None:
         second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else _effect(step)
         colour = FINDING_RED if finding_kinds else MUTED
         draw.text((text_x, text_y + 18), _fit_text(draw, second_line, font, room), fill=colour, font=font)
@@ -556,7 +555,7 @@ def _effect(step: Step) -> str:
     return f"changed {step.changed_fraction:.1%}" if step.changed else "no visible change"
 
 
-def _tile_picture(step: Step, frame: Path | None, size: tuple[int, int]) -> Image.Image:
+def _tile_picture(step: Step | None, frame: Path | None, size: tuple[int, int]) -> Image.Image:
     picture = Image.new("RGB", size, TILE_BACKGROUND)
     if frame is None:
         draw = ImageDraw.Draw(picture)
@@ -564,10 +563,7 @@ def _tile_picture(step: Step, frame: Path | None, size: tuple[int, int]) -> Imag
         return picture
     with Image.open(frame) as opened:
         window = opened.convert("RGB")
-    # action coordinates are window pixels; the frame may be scaled from them
-    sx = window.width / step.window[0] if step.window[0] else 1.0
-    sy = window.height / step.window[1] if step.window[1] else 1.0
-    points = _action_points(step.action, sx, sy)
+    points = _action_points(step, window.size) if step else []
     box = _crop_box(points, window.size, size) if points else (0, 0, window.width, window.height)
     region = ImageOps.contain(window.crop(box), size)
     offset = ((size[0] - region.width) // 2, (size[1] - region.height) // 2)
@@ -577,13 +573,19 @@ def _tile_picture(step: Step, frame: Path | None, size: tuple[int, int]) -> Imag
     def to_tile(point: Point) -> Point:
         return (offset[0] + (point[0] - box[0]) * scale, offset[1] + (point[1] - box[1]) * scale)
 
-    _draw_action(ImageDraw.Draw(picture), step.action, [to_tile(p) for p in points], size)
+    if step is not None:
+        _draw_action(ImageDraw.Draw(picture), step.action, [to_tile(p) for p in points], size)
     return picture
 
 
-def _action_points(action: Action, sx: float, sy: float) -> list[Point]:
+def _action_points(step: Step, frame_size: tuple[int, int]) -> list[Point]:
+    """Where a pointer action landed (and a drag ended), in frame pixels."""
+    action = step.action
     if action.kind not in POINTER_KINDS or action.target is None:
         return []
+    # action coordinates are window pixels; the frame may be scaled from them
+    sx = frame_size[0] / step.window[0] if step.window[0] else 1.0
+    sy = frame_size[1] / step.window[1] if step.window[1] else 1.0
     points = [(action.target[0] * sx, action.target[1] * sy)]
     if action.kind == "drag" and action.x2 is not None and action.y2 is not None:
         points.append((action.x2 * sx, action.y2 * sy))

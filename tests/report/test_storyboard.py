@@ -124,7 +124,9 @@ def test_a_run_without_steps_shows_its_initial_frame(runs, tmp_path: Path) -> No
     runs.frames(0)
     verdict = Verdict("fail", findings=[Finding("crash", "exited with code 1 before the first action")])
     out = build_storyboard([], runs.frames_dir, verdict.findings, tmp_path / "sb.png", verdict=verdict)
-    assert runs.box_of(Image.open(out).convert("RGB"), runs.colour(0)) is not None
+    image = Image.open(out).convert("RGB")
+    assert runs.box_of(image, runs.colour(0)) is not None
+    assert runs.box_of(image, MARKER, min_pixels=1) is None, "no action drawn: none was taken"
 
 
 # -- sampling -------------------------------------------------------------------------------------------
