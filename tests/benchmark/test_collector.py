@@ -1,0 +1,160 @@
+"""The benchmark collector end to end: real inner pytest sessions on Xvfb over tiny suites and playeval-mini."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+MINI = REPO_ROOT / "benchmarks" / "playeval-mini"
+
+LOGIC = '''
+def add(total: int, amount: int) -> int:
+    """The new total after adding ``amount``."""
+    return total + amount
+'''
+
+MAIN = '''
+import signal
+import sys
+import tkinter as tk
+
+from logic import add
+
+
+class Toy:
+    def __init__(self, root: tk.Tk) -> None:
+        self.total = 0
+        self.label = tk.Label(root, text="Total: 0", font=("Helvetica", 28))
+        self.label.pack(padx=20, pady=20)
+        tk.Button(root, text="Add", font=("Helvetica", 20), command=self.on_add).pack(pady=10)
+
+    def on_add(self) -> None:
+        self.total = add(self.total, 1)
+        self.label.configure(text=f"Total: {self.total}")
+
+
+root = tk.Tk()
+root.title("Toy")
+Toy(root)
+signal.signal(signal.SIGTERM, lambda *_: root.quit())
+root.after(200, lambda: None)
+root.mainloop()
+sys.exit(0)
+'''
+
+UNIT_TESTS = '''
+import sys
+from logic import add
+sys.exit(0 if add(2, 3) == 5 and add(0, 1) == 1 else 1)
+'''
+
+
+def _task(task_id: str, **overrides: Any) -> str:
+    task = {
+        "task_id": task_id, "language": "python", "category": "standalone-apps", "repo": "toy",
+        "file": "logic.py", "symbol": "add", "signature": "def add(total: int, amount: int) -> int",
+        "requirement": "Return the total plus the amount.", "run": ["python", "main.py"],
+        "unit_tests": ["python", "unit_tests.py"],
+        "playtest": {"strategy": "coverage", "goal": "click Add", "expect": [{"alive": True}],
+                     "max_steps": 2, "timeout": 10},
+    }
+    task.update(overrides)
+    return json.dumps(task)
+
+
+@pytest.fixture
+def toy_suite(pytester: pytest.Pytester) -> Path:
+    """One toy Tk app, a suite with one good task, one bad line, and three samples of each kind."""
+    suite = pytester.path / "suite"
+    repo = suite / "toy"
+    repo.mkdir(parents=True)
+    (repo / "logic.py").write_text(textwrap.dedent(LOGIC))
+    (repo / "main.py").write_text(textwrap.dedent(MAIN))
+    (repo / "unit_tests.py").write_text(textwrap.dedent(UNIT_TESTS))
+    lines = [_task("toy/add"), _task("toy/bad", category="arcade")]
+    (suite / "tasks.jsonl").write_text("\n".join(lines) + "\n")
+    samples = [
+        {"task_id": "toy/add", "completion": "return total +\n", "tokens": 10},
+        {"task_id": "toy/add", "completion": "return total - amount\n", "tokens": 20},
+        {"task_id": "toy/add", "completion": "return total + amount\n", "tokens": 30},
+    ]
+    (pytester.path / "samples.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+    return suite
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs",
+                                         "--playtest-output", str(pytester.path / "out"), *args, timeout=240)
+
+
+def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,3",
+                  "--playtest-results", "results.json", "-v")
+    output = result.stdout.str()
+    # s0 fails exec (syntax), s1 fails pass (unit tests), s2 gets through every stage.
+    assert "toy/add[s0]::exec FAILED" in output
+    assert "toy/add[s1]::exec PASSED" in output
+    assert "toy/add[s1]::pass FAILED" in output
+    assert "toy/add[s2]::play PASSED" in output
+    assert "exec stage failed" in output and "pass stage failed" in output
+    assert "does not compile" in output
+    # The bad line is reported as file:line:field while the good task still runs.
+    assert "tasks.jsonl:2: field 'category'" in output
+    result.assert_outcomes(passed=4, failed=3, skipped=3)
+
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["suite"] == "suite"
+    assert results["n"] == 3 and results["k"] == [1, 3]
+    assert results["tasks"] == {"toy/add": {"n": 3, "exec": 2, "pass": 1, "play": 1}}
+    assert results["metrics"]["exec@1"] == pytest.approx(2 / 3)
+    assert results["metrics"]["pass@1"] == pytest.approx(1 / 3)
+    assert results["metrics"]["play@3"] == pytest.approx(1.0)
+    assert results["tokens"] == 60
+    assert "playtest benchmark" in output and "Exec@1" in output
+
+
+def test_xdist_gives_the_same_results_as_serial(pytester: pytest.Pytester, toy_suite: Path) -> None:
+    common = ("suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2")
+    _run(pytester, *common, "--playtest-results", "serial.json")
+    _run(pytester, *common, "--playtest-results", "xdist.json", "-n", "2", "--dist", "loadgroup")
+    serial = json.loads((pytester.path / "serial.json").read_text())
+    parallel = json.loads((pytester.path / "xdist.json").read_text())
+    assert parallel == serial
+
+
+def test_without_samples_each_task_is_its_own_sample(pytester: pytest.Pytester, toy_suite: Path) -> None:
+    (toy_suite / "tasks.jsonl").write_text(_task("toy/add") + "\n")
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-results", "sanity.json")
+    result.assert_outcomes(passed=3)
+    results = json.loads((pytester.path / "sanity.json").read_text())
+    assert results["metrics"]["play@1"] == 1.0
+
+
+def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain():\n    pass\n")
+    result = _run(pytester, "--playtest-results", "none.json")
+    result.assert_outcomes(passed=1)
+    assert "playtest benchmark" not in result.stdout.str()
+    assert not (pytester.path / "none.json").exists()
+
+
+def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
+                  "--playtest-k", "1,3", "--playtest-results", "mini.json", "-n", "4", "--dist", "loadgroup")
+    results = json.loads((pytester.path / "mini.json").read_text())
+    metrics = results["metrics"]
+    # The numbers documented in benchmarks/playeval-mini/README.md.
+    assert metrics["exec@1"] == pytest.approx(2 / 3)
+    assert metrics["pass@1"] == pytest.approx(11 / 24)
+    assert metrics["play@1"] == pytest.approx(1 / 3)
+    assert metrics["exec@3"] == metrics["pass@3"] == metrics["play@3"] == pytest.approx(1.0)
+    assert len(results["tasks"]) == 8 and results["n"] == 3
+    assert "overall                        8    66.7    45.8    33.3   100.0   100.0   100.0" in result.stdout.str()
