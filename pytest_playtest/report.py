@@ -167,7 +167,7 @@ def finalize_artifacts(
             build_storyboard(steps, frames_dir, verdict.findings, folder / STORYBOARD_FILE, verdict=verdict)
             build_animation(frames_dir, folder / ANIMATION_FILE)
         except (OSError, ValueError) as exc:  # a damaged frame must not turn the verdict into a test error
-            message = f"could not draw the storyboard in {folder}: {exc}"
+            message = f"could not draw the storyboard or animation in {folder}: {exc}"
             warnings.warn(PlaytestReportWarning(message), stacklevel=2)
 
     (folder / VERDICT_FILE).write_text(json.dumps(verdict.to_dict(), indent=2) + "\n", encoding="utf-8")
