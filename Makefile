@@ -31,11 +31,12 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	mkdir -p reports
-	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider
+	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider --html=reports/playtest.html --self-contained-html
 
 test: setup
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 tests
+	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider -q
 
 lint: setup
 	$(BIN)/ruff check .

@@ -56,6 +56,7 @@ class Settings:
     max_steps: int
     timeout: float
     screenshots: str
+    record: bool
     options: Mapping[str, Any]
 
     @classmethod
@@ -81,6 +82,12 @@ class Settings:
                 raise ValueError(f"must be one of {', '.join(SCREENSHOT_MODES)}, got {raw!r}")
             return str(raw)
 
+        replay = setting(config, "playtest_replay")
+        model = setting(config, "playtest_model")
+        base_url = setting(config, "playtest_base_url")
+        options = {name: value for name, value in (("model", model), ("base_url", base_url),
+                                                   ("replay", replay)) if value}
+        policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
         output = Path(setting(config, "playtest_output"))
         if not output.is_absolute():
             output = config.invocation_params.dir / output
@@ -88,11 +95,12 @@ class Settings:
             size=checked("playtest_size", parse_size),
             display=setting(config, "playtest_display") or None,
             output=output,
-            policy=str(setting(config, "playtest_policy")),
+            policy=str(policy or setting(config, "playtest_policy")),
             max_steps=checked("playtest_max_steps", positive(int)),
             timeout=checked("playtest_timeout", positive(float)),
             screenshots=checked("playtest_screenshots", screenshots),
-            options={},
+            record=bool(setting(config, "playtest_record")),
+            options=options,
         )
 
 
@@ -290,6 +298,8 @@ class Playtest:
         if isinstance(spec.app, str | list):
             spec.app = self.resolve(spec.app)
         artifacts = self._artifacts_dir()
+        if spec.options.get("replay"):
+            spec.options["replay"] = self._recording(Path(spec.options["replay"]))
         try:
             display = self.runtime.display(spec.size)
         except DisplayError as exc:
@@ -309,6 +319,12 @@ class Playtest:
         self.verdicts.append(result.verdict)
         self.item.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
         return result.verdict
+
+    def _recording(self, source: Path) -> Path:
+        """A replay source is one run's folder, or a recorded output root holding this test's folder."""
+        if source.is_file() or (source / "trajectory.jsonl").is_file():
+            return source
+        return artifacts_dir(source, self.item.nodeid, len(self.verdicts) + 1)
 
     def _artifacts_dir(self) -> Path:
         return artifacts_dir(self.runtime.settings.output, self.item.nodeid, len(self.verdicts) + 1)

@@ -43,6 +43,8 @@ class OracleSettings:
     busy_cpu: float = 0.6
     #: seconds to wait for a visible reaction after an input
     settle: float = 0.25
+    #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
+    unresponsive_states: int = 3
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15
 
@@ -168,7 +170,7 @@ class Oracles:
         self._no_effect_run: list[Step] = []
         self._effect_kinds: dict[str, int] = {}
         self._cpu_at_first_no_effect: tuple[float, float] | None = None
-        self._suspects: dict[tuple[int, int], str] = {}  # target → frame hash when it did nothing
+        self._suspects: dict[tuple[int, int], list[str]] = {}  # target → frame hashes where it did nothing
         self.stopped_by: str | None = None
 
     @property
@@ -270,22 +272,21 @@ class Oracles:
         target = step.action.target
         if target is None or not on_widget or step.action.kind not in ("click", "double_click"):
             return
-        previous_hash = next((h for t, h in self._suspects.items() if _near(t, target)), None)
-        if previous_hash is None:
-            self._suspects[target] = step.before_hash
-            return
-        if previous_hash != step.before_hash and not any(f.kind == "unresponsive" and f.step == step.index
-                                                         for f in self.findings):
+        key = next((t for t in self._suspects if _near(t, target)), target)
+        states = self._suspects.setdefault(key, [])
+        if step.before_hash not in states:
+            states.append(step.before_hash)
+        if len(states) >= self.settings.unresponsive_states:
             self.findings.append(Finding(
                 "unresponsive",
-                f"{step.action.label()} on a widget had no visible effect, twice, in different states",
+                f"{step.action.label()} on a widget had no visible effect in {len(states)} different states",
                 step=step.index,
             ))
-            self._suspects = {t: h for t, h in self._suspects.items() if not _near(t, target)}
+            del self._suspects[key]
 
     def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
         """A suspect target worth retrying now that the screen is in a different state."""
-        return next((t for t, h in self._suspects.items() if h != frame_hash), None)
+        return next((t for t, states in self._suspects.items() if frame_hash not in states), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
         run = self._no_effect_run

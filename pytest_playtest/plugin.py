@@ -15,6 +15,7 @@ import pytest
 from . import hookspecs
 from .benchmark.collector import BenchmarkPlugin
 from .fixture import Playtest, Runtime, Settings
+from .report_plugin import ReportPlugin
 
 SKIP_REASON = "playtest tests are skipped without --playtest (pass --playtest to run them)"
 RUNTIME_KEY = pytest.StashKey[Runtime]()
@@ -35,6 +36,11 @@ OPTIONS: list[tuple[str, str, str, str | None]] = [
      None),
     ("--playtest-k", "playtest_k", "benchmark: comma-separated k values for Exec@k, Pass@k, Play@k", "1"),
     ("--playtest-results", "playtest_results", "benchmark: write the metrics to this JSON file", None),
+    ("--playtest-model", "playtest_model", "model name for policy llm", None),
+    ("--playtest-base-url", "playtest_base_url",
+     "OpenAI-compatible endpoint for policy llm (else OPENAI_BASE_URL)", None),
+    ("--playtest-replay", "playtest_replay",
+     "replay recorded runs from this folder (a recording's output root or one test's folder)", None),
 ]
 
 
@@ -47,6 +53,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--playtest", action="store_true", default=None,
                     help="run playtests (tests using the playtest marker or fixture)")
     parser.addini("playtest", "run playtests without passing --playtest", type="bool", default=False)
+    group.addoption("--playtest-record", action="store_true", dest="playtest_record", default=None,
+                    help="record every run's trajectory (trajectory.jsonl) in its artifacts folder "
+                         "(ini: playtest_record)")
+    parser.addini("playtest_record", "record every run's trajectory", type="bool", default=False)
     for option, ini, help_text, default in OPTIONS:
         group.addoption(option, dest=ini, default=None, help=f"{help_text} (ini: {ini}; default: {default})")
         parser.addini(ini, help_text, default=default)
@@ -72,6 +82,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if enabled(config):
         config.stash[RUNTIME_KEY] = Runtime(Settings.from_config(config, setting))
         config.pluginmanager.register(BenchmarkPlugin(config), BenchmarkPlugin.NAME)
+        config.pluginmanager.register(ReportPlugin(config), "playtest-report")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -24,7 +24,7 @@ from .oracles import Oracles, OracleSettings
 from .policies import make_policy
 from .policies.base import Observation, PolicyContext, PolicyError
 from .screen import Screen, difference
-from .trajectory import Step
+from .trajectory import Step, Trajectory
 from .verdict import Finding, Verdict
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class RunSpec:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     seed: int = 0
+    record: bool = False
     oracles: OracleSettings = field(default_factory=OracleSettings)
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -70,7 +71,7 @@ class RunSpec:
             return SpecError(f"{where}: playtest argument {name}={kwargs.get(name)!r}: {why}")
 
         spec = cls(policy=defaults.policy, max_steps=defaults.max_steps, timeout=defaults.timeout,
-                   options=dict(defaults.options))
+                   options=dict(defaults.options), record=bool(getattr(defaults, "record", False)))
         if kwargs.get("app") is None:
             raise bad("app", "an app to test is required (a .py path or an argv list)")
         app = kwargs["app"]
@@ -113,6 +114,8 @@ class RunSpec:
         if not isinstance(env, Mapping) or not all(isinstance(k, str) for k in env):
             raise bad("env", "must be a mapping of variable names to values")
         spec.env = {k: str(v) for k, v in env.items()}
+        if "record" in kwargs:
+            spec.record = bool(kwargs["record"])
         if kwargs.get("cwd") is not None:
             spec.cwd = str(kwargs["cwd"])
         oracle_args = kwargs.get("oracles") or {}
@@ -253,11 +256,18 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
     settings = spec.oracles
     oracles = Oracles(app, spec.expect, settings)
     frames = FrameWriter(artifacts / "frames") if artifacts and screenshots != "off" else None
+    policy = None
 
     def finish(status_hint: str | None = None, tokens: int = 0, error: str | None = None) -> RunResult:
         if frames:
             frames.close()
-        return _verdict(spec, app, oracles, vision, steps, started, tokens, error, frames, status_hint)
+        result = _verdict(spec, app, oracles, vision, steps, started, tokens, error, frames, status_hint)
+        result.verdict.notes.extend(policy.notes if policy is not None else [])
+        if spec.record and artifacts is not None:
+            header = {"app": spec.app, "policy": spec.policy, "strategy": spec.strategy, "goal": spec.goal,
+                      "seed": spec.seed, "window": list(steps[0].window) if steps else None}
+            Trajectory(header, steps).write(artifacts)
+        return result
 
     if not app.wait_for_window(timeout=min(STARTUP_TIMEOUT, spec.timeout)):
         oracles.check_output(0)
@@ -267,7 +277,6 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
     screen = Screen(display, app)
     executor = Executor(display, app)
     reader = TextReader(vision, oracles.expectations.observe_text) if oracles.expectations.needs_text else None
-    policy = None
     tokens = 0
     try:
         frame = screen.wait_until_painted(timeout=min(5.0, spec.timeout))
@@ -288,7 +297,7 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             except AppError:
                 if _window_lost(app, oracles, len(steps)):
                     break
-                raise
+                continue
             oracles.observe_idle(bool(difference(previous, frame)), now)
             key = screen.last_hash
             if reader:
@@ -306,7 +315,8 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             decision = policy.decide(observation) if retry is None else _retry_decision(retry)
             tokens += decision.tokens
             step = Step(index=len(steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
-                        started=now - started, note=decision.note, window=observation.size)
+                        started=now - started, note=decision.note, window=observation.size,
+                        text=observation.seen_text)
             steps.append(step)
             if decision.action.kind == "finish":
                 step.after_hash = key
@@ -324,7 +334,7 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             except AppError:
                 if _window_lost(app, oracles, step.index):
                     break
-                raise
+                after = screen.screenshot()
             change = difference(frame, after)
             step.after_hash = screen.last_hash
             step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
@@ -372,10 +382,18 @@ def _retry_decision(target: tuple[int, int]) -> Any:
 
 
 def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
-    """The window vanished: True when that is because the app exited (judged by the exit oracle)."""
-    app.wait(1.0)
+    """The window vanished: True when the app exited (judged by the exit oracle).
+
+    An app that is still running may have replaced its window (pygame's set_mode does): the new one
+    is looked up, and only if there is none does the error stand.
+    """
+    app.wait(0.5)
     oracles.check_output(step)
-    return oracles.check_exit(step)
+    if oracles.check_exit(step):
+        return True
+    if app.wait_for_window(timeout=2.0):
+        return False
+    raise AppError("the app is running but its window is gone")
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSettings,

@@ -63,6 +63,7 @@ class Verdict:
     duration: float = 0.0
     exit_code: int | None = None
     error: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -95,6 +96,7 @@ class Verdict:
                 lines.extend(f"      {line}" for line in finding.details.rstrip().splitlines()[-12:])
             if finding.screenshot:
                 lines.append(f"      screenshot: {finding.screenshot}")
+        lines.extend(f"  note: {note}" for note in self.notes)
         if self.artifacts:
             lines.append(f"  artifacts: {self.artifacts}")
         return "\n".join(lines)
@@ -118,4 +120,5 @@ class Verdict:
             duration=data.get("duration", 0.0),
             exit_code=data.get("exit_code"),
             error=data.get("error"),
+            notes=list(data.get("notes", [])),
         )

@@ -84,9 +84,12 @@ class Policy:
     """Base class of policies; subclasses implement ``decide``."""
 
     name = "base"
+    #: remarks for the verdict (e.g. where a replay diverged from its recording)
+    notes: list[str]
 
     def __init__(self, context: PolicyContext) -> None:
         self.context = context
+        self.notes = []
 
     def decide(self, observation: Observation) -> Decision:
         raise NotImplementedError

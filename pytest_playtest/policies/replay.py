@@ -1,0 +1,42 @@
+"""Replay a recorded run: the same actions, no model, the oracles and expectations checked afresh.
+
+A recorded LLM playthrough becomes a free, deterministic regression test. Where the app now reacts
+differently from the recording (a visible change where there was none, or the reverse), the replay
+notes the step; the verdict's notes list those divergences.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..actions import Action
+from ..trajectory import Step, Trajectory
+from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+
+
+class ReplayPolicy(Policy):
+    name = "replay"
+
+    def __init__(self, context: PolicyContext) -> None:
+        super().__init__(context)
+        source = context.options.get("replay")
+        if not source:
+            raise PolicyError("the replay policy needs a recording: --playtest-replay DIR or options={'replay': DIR}")
+        try:
+            self.recording = Trajectory.read(Path(source))
+        except (OSError, ValueError) as exc:
+            raise PolicyError(f"cannot replay: {exc}") from None
+        self.notes: list[str] = []
+
+    def decide(self, observation: Observation) -> Decision:
+        index = observation.step - 1
+        if index >= len(self.recording.steps):
+            return Decision(Action.finish("pass", "end of the recording"), note="replay finished")
+        recorded = self.recording.steps[index]
+        return Decision(recorded.action, note=f"replay of recorded step {recorded.index}")
+
+    def record(self, step: Step) -> None:
+        recorded = self.recording.steps[step.index - 1]
+        if recorded.changed != step.changed:
+            self.notes.append(f"step {step.index} ({step.action.label()}): the recording saw "
+                              f"{recorded.effect}, the replay saw {step.effect}")

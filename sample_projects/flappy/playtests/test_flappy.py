@@ -1,0 +1,25 @@
+"""Playtests of the flappy game: the bird must die when it meets a pipe."""
+
+import sys
+
+import pytest
+
+from pytest_playtest import expect
+
+
+def app(*bug):
+    return [sys.executable, "../main.py", *(("--bug", bug[0]) if bug else ())]
+
+
+@pytest.mark.playtest(app=app(), strategy="goal", goal="Fly; hitting a pipe or the ground ends the game.",
+                      expect=[expect.text("GAME OVER")], max_steps=150, timeout=30)
+def test_the_bird_can_die(playtest):
+    verdict = playtest.run()
+    assert verdict, verdict.summary()
+
+
+@pytest.mark.playtest(app=app("no-pipe-collision"), strategy="coverage", max_steps=150, timeout=30,
+                      expect=[expect.no_text(r"Score: [3-9]")])
+def test_bird_passing_through_pipes_is_caught(playtest):
+    verdict = playtest.run()
+    assert not verdict and "expectation" in verdict.kinds(), verdict.summary()
