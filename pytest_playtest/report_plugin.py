@@ -44,12 +44,16 @@ def verdict_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
 
 
 def playtest_properties(report: pytest.TestReport) -> dict[str, str]:
-    """The playtest entries of a report's ``user_properties``, without the prefix; empty if it has none."""
-    return {
+    """The verdict entries of a report's ``user_properties``, without the prefix; empty if it has no verdict.
+
+    Other ``playtest_`` properties (the benchmark's stage bookkeeping) carry no status and don't count.
+    """
+    properties = {
         name.removeprefix(PROPERTY_PREFIX): str(value)
         for name, value in report.user_properties
         if name.startswith(PROPERTY_PREFIX)
     }
+    return properties if "status" in properties else {}
 
 
 def verdict_text(properties: Mapping[str, str]) -> str:

@@ -387,7 +387,7 @@ def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
     An app that is still running may have replaced its window (pygame's set_mode does): the new one
     is looked up, and only if there is none does the error stand.
     """
-    app.wait(0.5)
+    app.wait(2.0)
     oracles.check_output(step)
     if oracles.check_exit(step):
         return True

@@ -251,8 +251,7 @@ def test_gives_up_after_max_corrections(openai_server, make_policy, make_observa
 @pytest.mark.parametrize("content", [
     "The start button is at the top left.\nclick(x=5, y=6)",
     "Action: click(start_box='(5,6)')",
-    pytest.param("Action: click(point='<point>5 6</point>')", marks=pytest.mark.xfail(
-        strict=True, reason="actions.parse_text keeps the emptied point='' argument and rejects the call")),
+    "Action: click(point='<point>5 6</point>')",
 ])
 def test_text_grammar_fallback_needs_no_correction(openai_server, make_policy, make_observation, content):
     openai_server.add(content)
