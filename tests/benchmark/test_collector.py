@@ -148,7 +148,7 @@ def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
 
 def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pytester) -> None:
     result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
-                  "--playtest-k", "1,3", "--playtest-results", "mini.json", "-n", "4", "--dist", "loadgroup")
+                  "--playtest-k", "1,3", "--playtest-results", "mini.json", "-n", "2", "--dist", "loadgroup")
     results = json.loads((pytester.path / "mini.json").read_text())
     metrics = results["metrics"]
     # The numbers documented in benchmarks/playeval-mini/README.md.
