@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 APT_PACKAGES := xvfb xdotool x11-utils
 STAMP := $(VENV)/.installed
 
-.PHONY: setup system-packages demo test lint bench clean
+.PHONY: setup system-packages demo test lint clean
 
 setup: system-packages $(STAMP)
 
@@ -40,9 +40,6 @@ test: setup
 
 lint: setup
 	$(BIN)/ruff check .
-
-bench: setup
-	$(BIN)/python benchmarks/perf/run.py
 
 clean:
 	rm -rf $(VENV) playtest-results reports .pytest_cache
