@@ -310,6 +310,15 @@ class Executor:
             )
         return geometry.x + x, geometry.y + y
 
+    def hover(self, x: int, y: int) -> None:
+        """Rest the pointer on a window point, as a person's hand does before clicking."""
+        from .xinput import InputError
+
+        try:
+            self.display.input().move(*self._absolute(x, y))
+        except InputError as exc:
+            raise ActionError(str(exc)) from None
+
     def perform(self, action: Action) -> None:
         """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed."""
         from .xinput import InputError

@@ -111,6 +111,31 @@ def group_pids(pgid: int) -> list[int]:
     return pids
 
 
+def unread_display_bytes(pids: Sequence[int]) -> int | None:
+    """Bytes the X server has sent to these processes that they have not read yet (None: unknown).
+
+    A live app reads its X connection within milliseconds; one that keeps input waiting is hung, even
+    when it sleeps rather than spins. Read from the socket table of ``ss`` (iproute2).
+    """
+    try:
+        table = subprocess.run(["ss", "-xpn"], capture_output=True, text=True, timeout=5, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    owners = tuple(f"pid={pid}," for pid in pids)
+    x_server_ends = set()
+    client_ends: list[tuple[int, str]] = []  # (unread bytes, peer inode) of the processes' sockets
+    for line in table.splitlines():
+        columns = line.split()
+        if len(columns) < 8 or not columns[2].isdigit():
+            continue
+        local_address, local_inode, peer_inode = columns[4], columns[5], columns[7]
+        if "/.X11-unix/X" in local_address:
+            x_server_ends.add(local_inode)
+        elif any(owner in line for owner in owners):
+            client_ends.append((int(columns[2]), peer_inode))
+    return sum(unread for unread, peer in client_ends if peer in x_server_ends)
+
+
 class App:
     """A running app under test."""
 
@@ -302,6 +327,12 @@ class App:
         except XError as exc:
             raise AppError(f"the app window is gone: {exc}") from None
         return Geometry(origin.x, origin.y, geometry.width, geometry.height)
+
+    def unread_display_input(self) -> int | None:
+        """Bytes of X events and replies the app's processes have left unread (None: unknown)."""
+        if self.proc is None or not self.alive:
+            return None
+        return unread_display_bytes(group_pids(self.pid))
 
     def focus(self) -> None:
         """Give the window keyboard focus; with no window manager, keys go where the focus is set."""

@@ -41,9 +41,17 @@ class OracleSettings:
     probe_inputs: int = 4
     #: CPU share (of one core) over the probe span that counts as "busy"
     busy_cpu: float = 0.6
+    #: seconds an X event backlog must persist for a sleeping process to count as hung
+    unread_input_for: float = 0.2
     #: seconds to wait for a visible reaction after an input
     settle: float = 0.25
+    #: seconds a pointer rests on its target before the "before" frame is taken (hover highlights)
+    hover: float = 0.03
+    #: extra seconds granted to a widget click that showed nothing within ``settle`` (a slow repaint
+    #: under load is not a dead button)
+    confirm: float = 0.5
     #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
+    #: (a target that ever had an effect in the run is never unresponsive)
     unresponsive_states: int = 3
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15
@@ -104,12 +112,15 @@ class ExpectationTracker:
     seen: dict[int, int] = field(default_factory=dict)  # expectation index → step first seen
     violated: dict[int, tuple[int, str]] = field(default_factory=dict)  # no_text index → (step, text)
     last_text: str = ""
+    first_text: str | None = None
 
     @property
     def needs_text(self) -> bool:
         return any(e.needs_text for e in self.expectations)
 
     def observe_text(self, text: str, step: int) -> None:
+        if self.first_text is None:
+            self.first_text = text
         self.last_text = text
         for index, expectation in enumerate(self.expectations):
             if expectation.kind == "text" and index not in self.seen and expectation.regex.search(text):
@@ -120,16 +131,22 @@ class ExpectationTracker:
                     self.violated[index] = (step, match.group(0))
 
     def goal_met(self, current_text: str) -> bool:
-        """Whether every text-like expectation is satisfied now (the goal strategy stops then)."""
+        """Whether the goal strategy may stop: every text-like expectation is satisfied now, and play got
+        at least one of them there (what the first screen already shows is no goal reached, so a run
+        whose expectations all hold from the start plays on to its bounds)."""
         checks = []
+        progress = False
         for index, expectation in enumerate(self.expectations):
             if expectation.kind == "text":
                 checks.append(index in self.seen)
+                progress = progress or self.seen.get(index, 0) > 0
             elif expectation.kind == "final_text":
-                checks.append(bool(expectation.regex.search(current_text)))
+                now = bool(expectation.regex.search(current_text))
+                checks.append(now)
+                progress = progress or (now and not expectation.regex.search(self.first_text or ""))
             elif expectation.kind == "exits":
                 checks.append(False)
-        return bool(checks) and all(checks)
+        return bool(checks) and all(checks) and progress
 
     def findings(self, final_text: str, exit_code: int | None, last_step: int) -> list[Finding]:
         found = []
@@ -154,6 +171,14 @@ class ExpectationTracker:
         return found
 
 
+@dataclass
+class Suspect:
+    """A click target that has had no visible effect so far."""
+
+    states: list[str] = field(default_factory=list)  # distinct states (hovered frames) where it did nothing
+    tried_at: set[str] = field(default_factory=set)  # every frame hash it was tried at, hovered or not
+
+
 class Oracles:
     """The generic oracles of one run, fed by the session after every observation and step."""
 
@@ -170,7 +195,8 @@ class Oracles:
         self._no_effect_run: list[Step] = []
         self._effect_kinds: dict[str, int] = {}
         self._cpu_at_first_no_effect: tuple[float, float] | None = None
-        self._suspects: dict[tuple[int, int], list[str]] = {}  # target → frame hashes where it did nothing
+        self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
+        self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self.stopped_by: str | None = None
 
     @property
@@ -229,12 +255,25 @@ class Oracles:
         self._cpu_at_last_change = _cpu_seconds(self.app.pid) or 0.0
 
     def _stuck(self, since: float, cpu_then: float, now: float) -> str | None:
-        """Why the process counts as stuck since ``since`` (busy looping or stopped), else None."""
+        """Why the process counts as stuck since ``since`` (stopped, busy looping, or not reading its
+        X events while asleep), else None."""
         state = _process_state(self.app.pid)
         if state in ("T", "t"):
             return "stopped"
         share = ((_cpu_seconds(self.app.pid) or cpu_then) - cpu_then) / max(now - since, 1e-3)
-        return f"busy ({share:.0%} CPU)" if share >= self.settings.busy_cpu else None
+        if share >= self.settings.busy_cpu:
+            return f"busy ({share:.0%} CPU)"
+        return self._not_reading_input()
+
+    def _not_reading_input(self) -> str | None:
+        """A backlog of X events that is still there ``unread_input_for`` seconds later: a responsive app
+        drains its connection within milliseconds, whatever it decides to do with the events."""
+        unread = self.app.unread_display_input()
+        if not unread:
+            return None
+        time.sleep(self.settings.unread_input_for)
+        unread = self.app.unread_display_input()
+        return f"not reading its input ({unread} bytes of X events left unread)" if unread else None
 
     def check_freeze(self, step: int, now: float) -> bool:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.
@@ -251,42 +290,59 @@ class Oracles:
                                f"{now - self._last_change:.1f}s while the process was {why}")
         return True
 
-    def after_step(self, step: Step, on_widget: bool, now: float) -> None:
-        """Account for one performed action and its visible effect."""
+    def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None) -> None:
+        """Account for one performed action and its visible effect.
+
+        ``state`` is the hash of the frame the effect was judged against (the pointer already resting on
+        the target), which tells app states apart without the hover highlight of whatever was clicked last.
+        """
         if step.error or step.action.kind in ("wait", "finish"):
             return
         kind = step.action.kind
         if step.changed:
             self._saw_change(now)
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
+            self._responded(step.action.target)
             self._no_effect_run.clear()
             self._cpu_at_first_no_effect = None
             return
         if not self._no_effect_run:
             self._cpu_at_first_no_effect = (now, _cpu_seconds(self.app.pid) or 0.0)
         self._no_effect_run.append(step)
-        self._check_unresponsive(step, on_widget)
+        self._check_unresponsive(step, on_widget, state or step.before_hash)
         self._check_stuck(step, now)
 
-    def _check_unresponsive(self, step: Step, on_widget: bool) -> None:
+    def _check_unresponsive(self, step: Step, on_widget: bool, state: str) -> None:
         target = step.action.target
         if target is None or not on_widget or step.action.kind not in ("click", "double_click"):
             return
+        if any(_near(t, target) for t in self._responsive):
+            return
         key = next((t for t in self._suspects if _near(t, target)), target)
-        states = self._suspects.setdefault(key, [])
-        if step.before_hash not in states:
-            states.append(step.before_hash)
-        if len(states) >= self.settings.unresponsive_states:
+        suspect = self._suspects.setdefault(key, Suspect())
+        suspect.tried_at.update((step.before_hash, state))
+        if state not in suspect.states:
+            suspect.states.append(state)
+        if len(suspect.states) >= self.settings.unresponsive_states:
             self.findings.append(Finding(
                 "unresponsive",
-                f"{step.action.label()} on a widget had no visible effect in {len(states)} different states",
+                f"{step.action.label()} on a widget had no visible effect in {len(suspect.states)} different "
+                "states",
                 step=step.index,
             ))
             del self._suspects[key]
 
+    def _responded(self, target: tuple[int, int] | None) -> None:
+        """A target with a visible effect works: some states legitimately ignore it (a pending operator)."""
+        if target is None:
+            return
+        self._responsive.append(target)
+        for suspect in [t for t in self._suspects if _near(t, target)]:
+            del self._suspects[suspect]
+
     def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
         """A suspect target worth retrying now that the screen is in a different state."""
-        return next((t for t, states in self._suspects.items() if frame_hash not in states), None)
+        return next((t for t, suspect in self._suspects.items() if frame_hash not in suspect.tried_at), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
         run = self._no_effect_run

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import expect as expect_module
-from .actions import ActionError, Executor
+from .actions import POINTER_KINDS, ActionError, Executor
 from .app import App, AppError
 from .display import DisplayError, parse_size
 from .oracles import Oracles, OracleSettings
 from .policies import make_policy
 from .policies.base import Observation, PolicyContext, PolicyError
-from .screen import Screen, difference
+from .screen import Screen, difference, frame_hash
 from .trajectory import Step, Trajectory
 from .verdict import Finding, Verdict
 
@@ -326,23 +326,28 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                 oracles.stopped_by = "finish"
                 break
             try:
+                frame = _hover(executor, screen, frame, decision.action, settings)
                 executor.perform(decision.action)
             except (ActionError, AppError) as exc:
                 step.error = str(exc)
             try:
                 after = _settle(screen, frame, decision.action, settings, deadline)
+                change = difference(frame, after)
+                if not change and _on_widget(decision.action, frame, key, vision):
+                    change = screen.wait_for_change(frame, timeout=settings.confirm)
+                    after = screen.last
             except AppError:
                 if _window_lost(app, oracles, step.index):
                     break
                 after = screen.screenshot()
-            change = difference(frame, after)
+                change = difference(frame, after)
             step.after_hash = screen.last_hash
             step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
             step.duration = time.monotonic() - started - step.started
             if frames:
                 step.screenshot = frames.write(step.index, after)
-            on_widget = _on_widget(decision.action, frame, key, vision) if not change else False
-            oracles.after_step(step, on_widget, time.monotonic())
+            on_widget = not change and _on_widget(decision.action, frame, key, vision)
+            oracles.after_step(step, on_widget, time.monotonic(), state=frame_hash(frame))
             policy.record(step)
             previous = after
             for finding in oracles.findings:
@@ -394,6 +399,20 @@ def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
     if app.wait_for_window(timeout=2.0):
         return False
     raise AppError("the app is running but its window is gone")
+
+
+def _hover(executor: Executor, screen: Screen, frame: np.ndarray, action: Any,
+           settings: OracleSettings) -> np.ndarray:
+    """The frame to compare the action's effect against, with the pointer already on the target.
+
+    Toolkits highlight what the pointer rests on; without this, a dead button "reacts" to its click.
+    """
+    if action.kind not in POINTER_KINDS or action.target is None:
+        return frame
+    executor.hover(*action.target)
+    if screen.wait_for_change(frame, timeout=settings.hover, interval=0.003):
+        return screen.last
+    return frame
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSettings,

@@ -45,6 +45,12 @@ def test_hang_after_a_key_is_a_freeze(display: Display, vision: Vision) -> None:
     assert verdict.kinds() == ["freeze"], verdict.summary()
 
 
+def test_sleeping_hang_is_a_freeze(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "sleep"]).verdict
+    assert verdict.kinds() == ["freeze"], verdict.summary()
+    assert "not reading its input" in verdict.first("freeze").message
+
+
 def test_crash_on_a_key_is_a_crash(display: Display, vision: Vision) -> None:
     verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict
     assert verdict.kinds() == ["crash"], verdict.summary()

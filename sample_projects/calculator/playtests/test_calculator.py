@@ -11,8 +11,6 @@ def app(*bug):
     return [sys.executable, "../main.py", *(("--bug", bug[0]) if bug else ())]
 
 
-@pytest.mark.xfail(reason="known false positive: pressing an operator that is already pending is a legitimate "
-                   "no-op, which the unresponsive oracle cannot yet tell from a dead button", strict=False)
 @pytest.mark.playtest(app=app(), strategy="coverage", expect=[expect.alive()], max_steps=40, timeout=60)
 def test_correct_calculator_passes(playtest):
     verdict = playtest.run()

@@ -32,3 +32,9 @@ def test_invisible_tiles_fail_the_expectation(playtest):
 def test_crash_after_moves(playtest):
     verdict = playtest.run()
     assert not verdict and "crash" in verdict.kinds(), verdict.summary()
+
+
+@pytest.mark.playtest(app=app("hang-on-key"), strategy="goal", goal=GOAL, max_steps=80, timeout=40)
+def test_hang_on_a_key_is_a_freeze(playtest):
+    verdict = playtest.run()
+    assert not verdict and "freeze" in verdict.kinds(), verdict.summary()
