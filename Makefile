@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 APT_PACKAGES := xvfb xdotool x11-utils iproute2
 STAMP := $(VENV)/.installed
 
-.PHONY: setup system-packages demo test lint clean
+.PHONY: setup system-packages demo test bench lint clean
 
 setup: system-packages $(STAMP)
 
@@ -37,6 +37,9 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/pytest -n 2 tests
 	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider -q
+
+bench: setup
+	$(BIN)/python benchmarks/perf/run.py
 
 lint: setup
 	$(BIN)/ruff check .

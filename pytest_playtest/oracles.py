@@ -250,6 +250,10 @@ class Oracles:
             self._idle_changes += 1
             self._saw_change(now)
 
+    def still_for(self, now: float) -> float:
+        """Seconds since the window last changed."""
+        return now - self._last_change
+
     def _saw_change(self, now: float) -> None:
         self._last_change = now
         self._cpu_at_last_change = _cpu_seconds(self.app.pid) or 0.0
@@ -310,7 +314,8 @@ class Oracles:
             self._cpu_at_first_no_effect = (now, _cpu_seconds(self.app.pid) or 0.0)
         self._no_effect_run.append(step)
         self._check_unresponsive(step, on_widget, state or step.before_hash)
-        self._check_stuck(step, now)
+        if not self.animating:  # an animating app is watched by check_freeze instead
+            self._check_stuck(step, now)
 
     def _check_unresponsive(self, step: Step, on_widget: bool, state: str) -> None:
         target = step.action.target

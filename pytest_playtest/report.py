@@ -227,6 +227,7 @@ TEXT = (232, 234, 238)
 MUTED = (150, 156, 168)
 MARKER = (255, 212, 0)
 MARKER_OUTLINE = (0, 0, 0)
+CHANGE_OUTLINE = (0, 200, 255)
 STATUS_COLOURS = {"pass": (46, 160, 67), "fail": FINDING_RED, "error": (230, 140, 20)}
 
 
@@ -574,8 +575,23 @@ def _tile_picture(step: Step | None, frame: Path | None, size: tuple[int, int]) 
         return (offset[0] + (point[0] - box[0]) * scale, offset[1] + (point[1] - box[1]) * scale)
 
     if step is not None:
-        _draw_action(ImageDraw.Draw(picture), step.action, [to_tile(p) for p in points], size)
+        draw = ImageDraw.Draw(picture)
+        change = _change_box(step, window.size)
+        if change:
+            (left, top), (right, bottom) = to_tile(change[:2]), to_tile(change[2:])
+            draw.rectangle((left, top, right, bottom), outline=CHANGE_OUTLINE, width=2)
+        _draw_action(draw, step.action, [to_tile(p) for p in points], size)
     return picture
+
+
+def _change_box(step: Step, frame_size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    """Corners of what changed after the step, in frame pixels; None when nothing or nearly all changed."""
+    if not step.changed or step.changed_box is None or step.changed_fraction > 0.9:
+        return None
+    x, y, w, h = step.changed_box
+    sx = frame_size[0] / step.window[0] if step.window[0] else 1.0
+    sy = frame_size[1] / step.window[1] if step.window[1] else 1.0
+    return (x * sx, y * sy, (x + w) * sx, (y + h) * sy)
 
 
 def _action_points(step: Step, frame_size: tuple[int, int]) -> list[Point]:

@@ -165,6 +165,9 @@ class ReportPlugin:
         totals = ", ".join(f"{statuses.count(s)} {s}" for s in STATUS_PRECEDENCE if s in statuses)
         terminalreporter.write_sep("-", "playtest")
         terminalreporter.write_line(f"{len(self.results)} test(s) with playtests: {totals}")
+        tokens = sum(int(properties.get("tokens", 0)) for _, properties in self.results)
+        if tokens:
+            terminalreporter.write_line(f"model tokens: {tokens:,} (prompt + completion, as the endpoint reported)")
         for nodeid, properties in self.results:
             if properties["status"] != "pass" or terminalreporter.verbosity > 0:
                 where = f"  {properties['artifacts']}" if properties.get("artifacts") else ""

@@ -163,23 +163,29 @@ class TextReader:
             self._wake.notify()
 
     def _loop(self) -> None:
-        last_key = ""
+        from .vision import changed_regions  # OpenCV loads with the first run, not with the plugin
+
+        last_frame, last_key = None, ""
         while True:
             with self._wake:
                 while not self._stop and (self._latest is None or self._latest[1] == last_key):
                     self._wake.wait()
-                if self._stop:
-                    return
+                if self._latest is None or self._latest[1] == last_key:
+                    return  # stopped, and the last frame offered has been read
                 frame, key, step = self._latest
-            last_key = key
+            if last_frame is not None:
+                # only the places that changed since the last read are read again
+                self._vision.read_changed(frame, key, last_key, changed_regions(last_frame, frame))
+            last_frame, last_key = frame, key
             self.text = self._vision.text(frame, key=key)
             self._on_text(self.text, step)
 
     def close(self) -> None:
+        """Stop once the last frame offered has been read."""
         with self._wake:
             self._stop = True
             self._wake.notify()
-        self._thread.join(timeout=10)
+        self._thread.join(timeout=30)
 
 
 class FrameWriter:
@@ -257,10 +263,13 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
     oracles = Oracles(app, spec.expect, settings)
     frames = FrameWriter(artifacts / "frames") if artifacts and screenshots != "off" else None
     policy = None
+    reader: TextReader | None = None
 
     def finish(status_hint: str | None = None, tokens: int = 0, error: str | None = None) -> RunResult:
         if frames:
             frames.close()
+        if reader:
+            reader.close()  # reads what it was last offered: every frame seen counts for the expectations
         result = _verdict(spec, app, oracles, vision, steps, started, tokens, error, frames, status_hint)
         result.verdict.notes.extend(policy.notes if policy is not None else [])
         if spec.record and artifacts is not None:
@@ -326,14 +335,15 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                 oracles.stopped_by = "finish"
                 break
             try:
-                frame = _hover(executor, screen, frame, decision.action, settings)
+                frame = _hover(executor, screen, frame, decision.action, settings, oracles.animating)
                 executor.perform(decision.action)
             except (ActionError, AppError) as exc:
                 step.error = str(exc)
             try:
-                after = _settle(screen, frame, decision.action, settings, deadline)
+                after = _settle(screen, frame, decision.action, settings, deadline, oracles.animating)
                 change = difference(frame, after)
-                if not change and _on_widget(decision.action, frame, key, vision):
+                # an unchanged frame of an animating app means nothing: no widget is judged there
+                if not change and not oracles.animating and _on_widget(decision.action, frame, key, vision):
                     change = screen.wait_for_change(frame, timeout=settings.confirm)
                     after = screen.last
             except AppError:
@@ -346,7 +356,7 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             step.duration = time.monotonic() - started - step.started
             if frames:
                 step.screenshot = frames.write(step.index, after)
-            on_widget = not change and _on_widget(decision.action, frame, key, vision)
+            on_widget = not change and not oracles.animating and _on_widget(decision.action, frame, key, vision)
             oracles.after_step(step, on_widget, time.monotonic(), state=frame_hash(frame))
             policy.record(step)
             previous = after
@@ -355,6 +365,10 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                     step.findings.append(finding.kind)
             if oracles.stopped_by:
                 break
+        if oracles.animating and not oracles.stopped_by and not oracles.check_exit(len(steps)):
+            _watch_stillness(screen, previous, oracles, len(steps))
+        if reader:
+            reader.offer(previous, frame_hash(previous), len(steps))
         oracles.check_output(len(steps))
         oracles.check_exit(len(steps))
         return finish(tokens=tokens, status_hint=None if oracles.stopped_by else "bounds")
@@ -379,6 +393,22 @@ def _watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, second
     return frame
 
 
+def _watch_stillness(screen: Screen, frame: np.ndarray, oracles: Oracles, step: int) -> None:
+    """The bounds ran out while an animating app stands still: watch it without input until it moves
+    again or ``freeze_after`` has passed since its last change, so a fast run cannot end before a freeze
+    can be told from a pause."""
+    while oracles.still_for(time.monotonic()) < oracles.settings.freeze_after:
+        time.sleep(0.02)
+        try:
+            latest = screen.screenshot()
+        except AppError:
+            return
+        if difference(frame, latest):
+            oracles.observe_idle(True, time.monotonic())
+            return
+    oracles.check_freeze(step, time.monotonic())
+
+
 def _retry_decision(target: tuple[int, int]) -> Any:
     from .actions import Action
     from .policies.base import Decision
@@ -401,13 +431,14 @@ def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
     raise AppError("the app is running but its window is gone")
 
 
-def _hover(executor: Executor, screen: Screen, frame: np.ndarray, action: Any,
-           settings: OracleSettings) -> np.ndarray:
+def _hover(executor: Executor, screen: Screen, frame: np.ndarray, action: Any, settings: OracleSettings,
+           animating: bool) -> np.ndarray:
     """The frame to compare the action's effect against, with the pointer already on the target.
 
     Toolkits highlight what the pointer rests on; without this, a dead button "reacts" to its click.
+    (An animating app changes anyway, so there is nothing to gain there.)
     """
-    if action.kind not in POINTER_KINDS or action.target is None:
+    if animating or action.kind not in POINTER_KINDS or action.target is None:
         return frame
     executor.hover(*action.target)
     if screen.wait_for_change(frame, timeout=settings.hover, interval=0.003):
@@ -416,12 +447,13 @@ def _hover(executor: Executor, screen: Screen, frame: np.ndarray, action: Any,
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSettings,
-            deadline: float) -> np.ndarray:
+            deadline: float, animating: bool) -> np.ndarray:
     """The frame after an action: the first changed frame, or the same one after ``settle`` seconds.
 
-    An animating app changes on its own, so there the next frame is enough.
+    An animating app changes on its own, so waiting for a change tells nothing there: the loop takes the
+    frame as it is and goes on at its own pace, not at the app's frame rate.
     """
-    if action.kind == "wait":
+    if action.kind == "wait" or animating:
         return screen.screenshot()
     timeout = min(settings.settle, max(deadline - time.monotonic(), 0.0))
     screen.wait_for_change(before, timeout=timeout, interval=0.003)

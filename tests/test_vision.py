@@ -118,13 +118,13 @@ def fixture(name: str) -> np.ndarray:
 def ocr_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """The (height, width) of every image handed to the OCR detector, in call order."""
     calls: list[tuple[int, int]] = []
-    real = vision._detect_and_recognise
+    real = vision._detect
 
     def counting(rgb: np.ndarray) -> list:
         calls.append(rgb.shape[:2])
         return real(rgb)
 
-    monkeypatch.setattr(vision, "_detect_and_recognise", counting)
+    monkeypatch.setattr(vision, "_detect", counting)
     return calls
 
 
@@ -238,6 +238,22 @@ def test_read_is_cached_by_key(ocr_calls: list[tuple[int, int]]) -> None:
     assert len(ocr_calls) == 2
 
 
+def test_unchanged_lines_are_not_recognised_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    recognised: list[int] = []
+    real = vision._recognise
+
+    def counting(crops: list[np.ndarray]) -> list:
+        recognised.append(len(crops))
+        return real(crops)
+
+    monkeypatch.setattr(vision, "_recognise", counting)
+    eyes = Vision()
+    frame = hud_frame()
+    first = eyes.read(frame, key="frame-1")
+    assert eyes.read(frame.copy(), key="frame-2") == first  # another key: detected again, not recognised
+    assert recognised == [3, 0]
+
+
 def test_read_region_returns_frame_coordinates() -> None:
     boxes = Vision().read_region(hud_frame(), Box(400, 0, 240, 60))
     assert [t.text for t in boxes] == ["Lives: 3"]
@@ -308,14 +324,14 @@ def test_read_is_safe_from_two_threads() -> None:
 def test_a_key_being_read_by_one_thread_is_not_read_again_by_another(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     started = threading.Event()
-    real = vision._detect_and_recognise
+    real = vision._detect
 
     def slow(rgb: np.ndarray) -> list:
         calls.append(1)
         started.set()
         return real(rgb)
 
-    monkeypatch.setattr(vision, "_detect_and_recognise", slow)
+    monkeypatch.setattr(vision, "_detect", slow)
     eyes = Vision()
     frame = hud_frame()
     background = threading.Thread(target=eyes.read, args=(frame, "frame-1"))

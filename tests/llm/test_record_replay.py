@@ -43,6 +43,7 @@ def test_record_then_replay_without_endpoint(pytester: pytest.Pytester, openai_s
     recorded.assert_outcomes(passed=1)
     first = json.loads((pytester.path / "verdict-record.json").read_text())
     assert first["tokens"] == 132 and first["steps"] == 3
+    recorded.stdout.fnmatch_lines(["model tokens: 132 (prompt + completion, as the endpoint reported)"])
     requests = openai_server.requests
     assert requests and all(r.headers["authorization"] == f"Bearer {SECRET}" for r in requests)
 
@@ -61,3 +62,4 @@ def test_record_then_replay_without_endpoint(pytester: pytest.Pytester, openai_s
     second = json.loads((pytester.path / "verdict-replay.json").read_text())
     assert (second["status"], second["kinds"], second["steps"]) == (first["status"], first["kinds"], first["steps"])
     assert second["tokens"] == 0 and second["notes"] == []
+    replayed.stdout.no_fnmatch_line("model tokens:*")

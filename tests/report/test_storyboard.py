@@ -9,6 +9,7 @@ from PIL import Image
 
 from pytest_playtest.actions import Action
 from pytest_playtest.report import (
+    CHANGE_OUTLINE,
     FINAL_FRAME_MS,
     FINDING_RED,
     MARKER,
@@ -60,6 +61,24 @@ def test_the_step_with_a_finding_has_a_red_frame(runs, tmp_path: Path) -> None:
     assert framing[1] == FINDING_RED
     assert framing[3] == FINDING_RED
     assert framing[2] != FINDING_RED and framing[4] != FINDING_RED
+
+
+def test_what_changed_after_a_step_is_outlined(runs, tmp_path: Path) -> None:
+    runs.frames(2)
+    steps = runs.steps([Action.press("space"), Action.press("space")])
+    steps[0].changed, steps[0].changed_box = True, (200, 150, 60, 40)
+    steps[1].changed, steps[1].changed_box = False, None
+    out = build_storyboard(steps, runs.frames_dir, [], tmp_path / "storyboard.png")
+
+    image = Image.open(out).convert("RGB")
+    changed_tile, still_tile = runs.box_of(image, runs.colour(1)), runs.box_of(image, runs.colour(2))
+    outline = runs.box_of(image, CHANGE_OUTLINE, min_pixels=20)
+    assert outline, "the changed region is outlined"
+    scale = (changed_tile[2] - changed_tile[0]) / 320
+    expected = (changed_tile[0] + 200 * scale, changed_tile[1] + 150 * scale,
+                changed_tile[0] + 260 * scale, changed_tile[1] + 190 * scale)
+    assert all(abs(got - want) <= 3 for got, want in zip(outline, expected, strict=True)), (outline, expected)
+    assert runs.box_of(image.crop(still_tile), CHANGE_OUTLINE, min_pixels=1) is None, "no change, no outline"
 
 
 def test_many_steps_are_sampled_keeping_first_last_and_findings(runs, tmp_path: Path) -> None:

@@ -1,0 +1,202 @@
+"""Speed of the harness on this machine: loop rate, per-test overhead, OCR cost per changed frame.
+
+Run with ``make bench`` (or ``.venv/bin/python benchmarks/perf/run.py``). Prints the machine and the
+medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: ≥ 60 heuristic steps/s on a
+pygame game, ≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from pytest_playtest.app import App
+from pytest_playtest.display import Display
+from pytest_playtest.screen import Screen
+from pytest_playtest.session import RunSpec, run_session
+from pytest_playtest.vision import Vision, changed_regions
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_projects"
+DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=300, timeout=60.0, options={})
+
+
+def machine() -> dict[str, object]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "system": f"{platform.system()} {platform.release()}", "host": platform.node()}
+
+
+def loop_rate(display: Display, vision: Vision, runs: int, steps: int) -> dict[str, object]:
+    """Heuristic goal runs on the snake game (30 fps): steps per second of the loop, startup excluded."""
+    rates, step_ms = [], []
+    for seed in range(runs):
+        spec = RunSpec.from_kwargs({"app": [sys.executable, "main.py"], "cwd": str(SAMPLES / "snake"),
+                                    "strategy": "goal", "max_steps": steps, "seed": seed},
+                                   defaults=DEFAULTS, where="bench")
+        result = run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
+        timed = result.steps
+        span = timed[-1].started + timed[-1].duration - timed[0].started
+        rates.append(len(timed) / span)
+        step_ms.extend(step.duration * 1000 for step in timed)
+    return {"app": "sample_projects/snake (pygame, 30 fps)", "runs": runs, "steps_per_run": steps,
+            "steps_per_second_median": statistics.median(rates),
+            "step_ms_median": statistics.median(step_ms), "goal_steps_per_second": 60}
+
+
+TEST_FILE = """
+import sys
+import numpy as np
+import pytest
+
+@pytest.mark.parametrize("i", range({count}))
+@pytest.mark.playtest(app=[sys.executable, {app!r}])
+def test_launch(playtest, i):
+    playtest.launch()
+"""
+
+
+class Durations:
+    """Collects each test's setup + call + teardown time."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def app_start(display: Display, app: str, count: int) -> list[float]:
+    """The app's own start: process start to first paint, then teardown, with nothing of pytest around."""
+    seconds = []
+    for _ in range(count):
+        started = time.perf_counter()
+        launched = App([sys.executable, app], display).start()
+        launched.wait_for_window(timeout=15)
+        screen = Screen(display, launched)
+        screen.wait_until_painted(timeout=5)
+        screen.close()
+        launched.terminate()
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def test_overhead(display: Display, count: int) -> dict[str, object]:
+    """A pytest test that launches a Tk app and ends, against the bare launch of the same app."""
+    app = str(SAMPLES / "counter" / "main.py")
+    bare = app_start(display, app, count)
+    with tempfile.TemporaryDirectory() as folder:
+        test_file = Path(folder) / "test_overhead.py"
+        test_file.write_text(TEST_FILE.format(count=count + 1, app=app))
+        durations = Durations()
+        code = pytest.main([str(test_file), "--playtest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                            "--playtest-output", str(Path(folder) / "out"), "--playtest-screenshots", "off",
+                            "--playtest-display", display.name], plugins=[durations])
+        if code != 0:
+            raise SystemExit(f"the overhead tests failed (pytest exit code {code})")
+    # the first test also starts what later tests reuse (vision, the pytest session)
+    with_pytest = sorted(durations.seconds.items())[1:]
+    per_test = [seconds for _, seconds in with_pytest]
+    return {"app": "sample_projects/counter (Tk)", "tests": count,
+            "app_start_ms_median": statistics.median(bare) * 1000,
+            "test_ms_median": statistics.median(per_test) * 1000,
+            "overhead_ms_median": (statistics.median(per_test) - statistics.median(bare)) * 1000,
+            "goal_overhead_ms": 50}
+
+
+def ocr_cost(display: Display, count: int) -> dict[str, object]:
+    """OCR of frames that changed after a key press in 2048: as the session reads them (changed regions,
+    line images already recognised on the previous frame are not recognised again) vs from scratch."""
+    frames = record_2048(display, count + 1)
+    Vision().text(frames[0])  # load the models before timing
+    incremental, scratch = [], []
+    for index, (before, after) in enumerate(itertools.pairwise(frames)):
+        session = Vision()
+        session.read(before, key=f"b{index}")
+        started = time.perf_counter()
+        session.read_changed(after, f"a{index}", f"b{index}", changed_regions(before, after))
+        incremental.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        Vision().read(after)
+        scratch.append(time.perf_counter() - started)
+    return {"app": "sample_projects/game2048 (pygame), frames after arrow keys", "changed_frames": len(scratch),
+            "changed_frame_ms_median": statistics.median(incremental) * 1000,
+            "full_frame_ms_median": statistics.median(scratch) * 1000, "goal_ms": 150}
+
+
+def record_2048(display: Display, count: int) -> list[np.ndarray]:
+    app = App([sys.executable, "main.py"], display, cwd=SAMPLES / "game2048").start()
+    try:
+        app.wait_for_window(timeout=15)
+        time.sleep(0.5)  # pygame may replace its first window while it sets the video mode
+        app.wait_for_window(timeout=15)
+        screen = Screen(display, app)
+        frames = [screen.wait_until_painted(timeout=5)]
+        from pytest_playtest.actions import Action, Executor
+
+        executor = Executor(display, app)
+        keys = ["left", "up", "right", "down"]
+        while len(frames) < count:
+            executor.perform(Action.press(keys[len(frames) % len(keys)]))
+            if screen.wait_for_change(frames[-1], timeout=0.5):
+                time.sleep(0.05)  # the whole move drawn
+                frames.append(screen.screenshot())
+        screen.close()
+        return frames
+    finally:
+        app.terminate()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="heuristic runs for the loop rate")
+    parser.add_argument("--steps", type=int, default=200, help="steps per heuristic run")
+    parser.add_argument("--tests", type=int, default=20, help="tests for the per-test overhead")
+    parser.add_argument("--frames", type=int, default=20, help="changed frames for the OCR cost")
+    parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
+    args = parser.parse_args()
+
+    display = Display((1024, 768))
+    display.start()
+    try:
+        vision = Vision()
+        results = {
+            "machine": machine(),
+            "loop": loop_rate(display, vision, args.runs, args.steps),
+            "overhead": test_overhead(display, args.tests),
+            "ocr": ocr_cost(display, args.frames),
+        }
+    finally:
+        display.stop()
+    out = args.out or Path(__file__).with_name(f"results-{platform.node() or 'local'}.json")
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    report(results, out)
+
+
+def report(results: dict, out: Path) -> None:
+    m, loop, over, ocr = results["machine"], results["loop"], results["overhead"], results["ocr"]
+    print(f"\nmachine: {m['cpu']}, {m['cores']} cores, {m['system']}, Python {m['python']}")
+    print(f"loop      {loop['steps_per_second_median']:7.1f} steps/s  (median of {loop['runs']} runs; "
+          f"step {loop['step_ms_median']:.1f} ms)          goal >= 60 steps/s")
+    print(f"overhead  {over['overhead_ms_median']:7.1f} ms/test  (test {over['test_ms_median']:.0f} ms - "
+          f"app start {over['app_start_ms_median']:.0f} ms, medians)   goal <= 50 ms")
+    print(f"ocr       {ocr['changed_frame_ms_median']:7.1f} ms/frame (changed frame as the loop reads it; "
+          f"from scratch {ocr['full_frame_ms_median']:.0f} ms, medians)  goal <= 150 ms")
+    print(f"written: {out}")
+
+
+if __name__ == "__main__":
+    main()
