@@ -288,10 +288,12 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
     reader = TextReader(vision, oracles.expectations.observe_text) if oracles.expectations.needs_text else None
     tokens = 0
     try:
-        frame = screen.wait_until_painted(timeout=min(5.0, spec.timeout))
+        first = _first_look(screen, oracles, settings, min(5.0, spec.timeout))
+        if first is None:
+            return finish()
+        painted, frame = first
         if frames:
-            frames.write(0, frame)
-        frame = _watch_animation(screen, frame, oracles, settings.animation_probe)
+            frames.write(0, painted)
         context = PolicyContext(
             strategy=spec.strategy, goal=spec.goal, expectations=spec.expect, seed=spec.seed,
             max_steps=spec.max_steps, timeout=spec.timeout, window=(frame.shape[1], frame.shape[0]),
@@ -380,6 +382,25 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
         screen.close()
         if policy is not None:
             policy.close()
+
+
+def _first_look(screen: Screen, oracles: Oracles, settings: OracleSettings,
+                timeout: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The first painted frame and the frame after watching the untouched app; None if it exited.
+
+    Some apps replace their first window while they set up (SDL may recreate it): then the new one is
+    looked at once more.
+    """
+    for attempt in range(2):
+        try:
+            painted = screen.wait_until_painted(timeout=timeout)
+            return painted, _watch_animation(screen, painted, oracles, settings.animation_probe)
+        except AppError:
+            if _window_lost(screen.app, oracles, 0):
+                return None
+            if attempt:
+                raise
+    return None
 
 
 def _watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, seconds: float) -> np.ndarray:

@@ -63,6 +63,8 @@ _MAX_CANDIDATES = 300
 _INK_DISTANCE = 60
 #: A cell with less ink than this share of its area is empty in text mode.
 _MIN_INK_FRACTION = 0.01
+#: A rectangle whose face is inked beyond this share holds a picture, not a symbol.
+_MAX_MARK_FRACTION = 0.4
 #: In colour mode, pixels this close to the board's background count as background: anti-aliased edges,
 #: and empty slots drawn a shade off the gaps (2048).
 _BACKGROUND_DISTANCE = 30
@@ -561,7 +563,7 @@ class Vision:
         left_aligned = all(t.box.x - rect.x < (rect.right - t.box.right) / 2 for t in label)
         if bright and rect.w >= _FIELD_MIN_ASPECT * rect.h and left_aligned:
             return "field"
-        return "button" if label else "shape"
+        return "button" if label or _has_mark(face) else "shape"
 
     # --- templates ----------------------------------------------------------------------------------
 
@@ -696,6 +698,16 @@ def _grow_to_lines(region: Box, lines: Iterable[TextBox], width: int, height: in
                 region = region.union(box)
                 grown = True
     return region
+
+
+def _has_mark(face: np.ndarray) -> bool:
+    """Whether a rectangle's face carries a mark of its own (a symbol or icon the OCR could not read, like
+    "=" or "▶"): ink off its fill that does not touch its edge (a bevel or border does) and leaves most of
+    the face empty. A plain rectangle (an empty tile, a panel) has none."""
+    if face.size == 0:
+        return False
+    ink = _inner_ink(_colour_distance(face, _dominant_colour(face.reshape(-1, 3))) > _INK_DISTANCE)
+    return max(4, _MIN_INK_FRACTION * ink.size) <= ink.sum() <= _MAX_MARK_FRACTION * ink.size
 
 
 def _inner_ink(mask: np.ndarray) -> np.ndarray:

@@ -1,7 +1,8 @@
 """The offline tester: explores like a methodical person (coverage) or plays like a persistent one (goal).
 
 Coverage clicks every widget candidate of every screen it meets (screens are told apart by perceptual
-hash), types into fields, tries the keys games use, and always prefers what it has tried least.
+hash), types into fields, tries the keys games use (dropping those that twice did nothing), and always
+prefers what it has tried least.
 Goal repeats the inputs that changed the screen or raised a number on it (the score), restarts after a
 loss, and leaves stopping to the session, which stops as soon as every expectation is met.
 Both are seeded: the same app and seed give the same choices.
@@ -41,6 +42,7 @@ class HeuristicPolicy(Policy):
         self.screens: list[ScreenMemory] = []
         self.tried: Counter[str] = Counter()
         self.effects: Counter[str] = Counter()
+        self.attempts: Counter[str] = Counter()  # explored actions by label, over all screens
         self.pending: list[Action] = []
         self.last_score: int | None = None
         self.scoring: Counter[str] = Counter()
@@ -79,13 +81,19 @@ class HeuristicPolicy(Policy):
             x, y = widget.box.center
             follow = [Action.type_text(self.rng.choice(FIELD_TEXT))] if widget.kind == "field" else []
             options.append((f"s{index}:{widget.kind}@{x},{y}", Action.click(x, y), follow))
-        for key in GAME_KEYS:
-            options.append((f"s{index}:key:{key}", Action.press(key), []))
+        keys = [Action.press(key) for key in GAME_KEYS]
+        # a key that did nothing anywhere, twice, is not how this app is used: its controls get the steps
+        useful = [k for k in keys if self.attempts[k.label()] < 2 or self.effects[k.label()]]
+        for key in useful if (useful or not options) else []:
+            options.append((f"s{index}:key:{key.key}", key, []))
+        if not options:
+            options = [(f"s{index}:key:{key.key}", key, []) for key in keys]
         fewest = min(self.tried[name] for name, _, _ in options)
         # widgets come before keys among the least tried: apps are explored by their controls first
         candidates = [option for option in options if self.tried[option[0]] == fewest]
         name, action, follow = candidates[0] if fewest == 0 else self.rng.choice(candidates)
         self.tried[name] += 1
+        self.attempts[action.label()] += 1
         self.pending.extend(follow)
         return Decision(action, note=f"explore {name} (tried {fewest}x before)")
 

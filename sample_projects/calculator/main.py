@@ -1,5 +1,7 @@
 """Calculator: a Tk pocket calculator with a big display, digit buttons and + - × ÷ = C.
 
+The operator waiting for its second number is shown at the left of the display.
+
 The keyboard works too: digits, + - * / (x also multiplies), = or Enter, Escape or c clears.
 Run: python main.py [--bug NAME]
 """
@@ -27,6 +29,7 @@ BUGS = {
 
 DISPLAY_FONT = ("Helvetica", 36, "bold")
 BUTTON_FONT = ("Helvetica", 22, "bold")
+PENDING_FONT = ("Helvetica", 20, "bold")
 LAYOUT = (
     ("7", "8", "9", DIVIDE),
     ("4", "5", "6", MULTIPLY),
@@ -69,6 +72,10 @@ class CalculatorApp:
         self.display = tk.Label(root, text=self.calc.display, font=DISPLAY_FONT, bg="white", fg="black",
                                 anchor="e", width=11, padx=10, pady=6)
         self.display.grid(row=0, column=0, columnspan=4, sticky="ew", pady=(0, 10))
+        # the operator waiting for its second number, shown at the display's left edge
+        self.pending = tk.Label(root, text="", font=PENDING_FONT, bg="white", fg="#606060")
+        self.pending.grid(row=0, column=0, sticky="w", padx=8, pady=(0, 10))
+        self.show_pending()
         for r, row in enumerate(LAYOUT, start=1):
             for c, label in enumerate(row):
                 command = functools.partial(self.on_button, label)
@@ -81,6 +88,12 @@ class CalculatorApp:
 
     def on_button(self, label: str) -> None:
         self.display.configure(text=self.calc.press(self.keys[label]))
+
+    def show_pending(self) -> None:
+        text = self.calc.pending or ""
+        if self.pending.cget("text") != text:
+            self.pending.configure(text=text)
+        self.root.after(30, self.show_pending)
 
     def on_key(self, event: tk.Event) -> None:
         label = KEYSYMS.get(event.keysym)
