@@ -215,8 +215,13 @@ class Oracles:
             message = f"the app {why}"
             details = ""
             if blocks:
-                message += f": {last_exception_line(blocks[-1])}"
+                error = last_exception_line(blocks[-1])
+                message += f": {error}"
                 details = "\n".join(blocks[-1])
+                # the error the app died of may have been taken for a live app's exception when dying took
+                # longer than crash_grace: it is the crash's
+                self.findings = [f for f in self.findings if not (
+                    f.kind == "exception" and last_exception_line(f.details.splitlines()) == error)]
             self.findings.append(Finding("crash", message, step=step, details=details))
         self.stopped_by = self.stopped_by or "exit"
         return True

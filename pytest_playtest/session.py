@@ -319,6 +319,9 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             if spec.strategy == "goal" and reader and oracles.expectations.goal_met(reader.text):
                 oracles.stopped_by = "goal"
                 break
+            if oracles.expectations.violated:  # a forbidden text was seen: the bug is found
+                oracles.stopped_by = "expectation"
+                break
             observation = Observation(step=len(steps) + 1, frame=frame, frame_hash=key,
                                       elapsed=now - started, history=steps, vision=vision,
                                       seen_text=reader.text if reader else "")
