@@ -48,6 +48,8 @@ _MAX_CHANGED_FRACTION = 0.4
 #: ...and so does reading scattered regions: each detection pass has a fixed cost of about a third of a
 #: whole-frame pass (measured on 2048 frames), and recognition of unchanged lines is cached anyway.
 _MAX_CHANGED_REGIONS = 2
+#: Beyond this many separate changes, changed_regions gives their common box.
+_MAX_REGIONS_LISTED = 16
 
 # --- template matching ----------------------------------------------------------------------------------
 
@@ -778,8 +780,12 @@ def changed_regions(before: np.ndarray, after: np.ndarray, *, gap: int = _CHANGE
     if not delta.any():
         return []
     joined = cv2.dilate(delta, np.ones((gap, gap), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    return [Box(*(int(v) for v in stats[i, :4])).clip(width, height) for i in range(1, count)]
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    if count - 1 > _MAX_REGIONS_LISTED:  # changes everywhere: one box says as much
+        return [Box(*cv2.boundingRect(delta))]
+    # each place is the box of its changed pixels, not of their dilation
+    return [Box(*cv2.boundingRect(((labels == label) & (delta > 0)).astype(np.uint8)))
+            for label in range(1, count)]
 
 
 # --- screen identity ------------------------------------------------------------------------------------

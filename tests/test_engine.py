@@ -129,3 +129,8 @@ def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
     )
     result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
+
+
+def test_expectations_true_from_the_start_do_not_end_a_goal_run(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=TK_TOY, strategy="goal", max_steps=6, expect=[expect.text("Count")]).verdict
+    assert verdict.passed and verdict.steps == 6, verdict.summary()

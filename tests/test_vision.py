@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pytest_playtest import vision
-from pytest_playtest.vision import Box, Grid, TextBox, Vision, hamming, perceptual_hash
+from pytest_playtest.vision import Box, Grid, TextBox, Vision, changed_regions, hamming, perceptual_hash
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "vision"
 
@@ -442,3 +442,14 @@ def test_read_grid_uses_the_whole_frame_without_a_board() -> None:
     grid = Vision().read_grid(frame, 2, 2, cell_text=False)
     assert grid.box == Box(0, 0, 200, 200)
     assert grid.cells == [["", ""], ["#fa0000", ""]]
+
+
+def test_changed_regions_are_the_separate_places_that_changed() -> None:
+    before = np.zeros((200, 300, 3), np.uint8)
+    after = before.copy()
+    after[10:20, 10:40] = 255  # a score
+    after[150:170, 250:260] = 128  # a sprite, far away
+    after[150:152, 263:265] = 128  # its shadow, closer than the gap
+    assert sorted(changed_regions(before, after), key=lambda b: b.y) == [Box(10, 10, 30, 10), Box(250, 150, 15, 20)]
+    assert changed_regions(before, before.copy()) == []
+    assert changed_regions(before, np.zeros((100, 100, 3), np.uint8)) == [Box(0, 0, 100, 100)]
