@@ -26,13 +26,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from .actions import Action, Executor
 from .app import App, AppError
 from .display import Display, DisplayError, parse_size
-from .report import VERDICTS_KEY, artifacts_dir, finalize_artifacts
+from .report import (
+    FRAMES_DIR,
+    HAND_DIR,
+    HAND_RECORD_KEY,
+    STORYBOARD_FILE,
+    VERDICTS_KEY,
+    artifacts_dir,
+    build_storyboard,
+    finalize_artifacts,
+    frame_path,
+)
 from .screen import Change, Screen, difference
 from .session import RunResult, RunSpec, run_session
+from .trajectory import Step
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -153,6 +165,10 @@ class Playtest:
         self._executor: Executor | None = None
         self._before_input: np.ndarray | None = None
         self.verdicts: list[Verdict] = []
+        # inputs sent by hand and the window when each began (then the final one): the test's storyboard
+        self._hand_steps: list[Step] = []
+        self._hand_frames: list[np.ndarray] = []
+        item.stash[HAND_RECORD_KEY] = self.keep_hand_record
 
     # -- where things are -----------------------------------------------------------------------------
     @property
@@ -212,10 +228,43 @@ class Playtest:
         return screen.screenshot()
 
     def perform(self, action: Action) -> None:
-        """Perform any Action; remembers the frame before it for ``wait_for_change()``."""
+        """Perform any Action; remembers the frame before it for ``wait_for_change()``.
+
+        Every input is also kept for the test's storyboard (``by-hand/`` in its artifacts folder).
+        """
         screen, executor = self._require_window()
         self._before_input = screen.screenshot()
+        self._hand_frames.append(self._before_input)
+        height, width = self._before_input.shape[:2]
+        self._hand_steps.append(Step(index=len(self._hand_steps) + 1, action=action,
+                                     before_hash=screen.last_hash, window=(width, height)))
         executor.perform(action)
+
+    def keep_hand_record(self, failed: bool) -> Path | None:
+        """Write the inputs this test sent by hand as frames and a storyboard (see HAND_RECORD_KEY).
+
+        Each step's frame is the window when the next input began (the last one: now), what the test
+        looked at in between.
+        """
+        mode = self.runtime.settings.screenshots
+        steps, frames = self._hand_steps, self._hand_frames
+        if not steps or mode == "off" or (mode == "only-on-failure" and not failed):
+            return None
+        try:
+            frames = [*frames, self.screenshot()]
+        except AppError:
+            frames = [*frames, frames[-1]]  # the app is gone: its last frame stands
+        folder = artifacts_dir(self.runtime.settings.output, self.item.nodeid) / HAND_DIR
+        frames_dir = folder / FRAMES_DIR
+        frames_dir.mkdir(parents=True, exist_ok=True)
+        for index, frame in enumerate(frames[: len(steps) + 1]):
+            Image.fromarray(frame).save(frame_path(frames_dir, index))
+        for step, before, after in zip(steps, frames, frames[1:], strict=False):
+            change = difference(before, after)
+            step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
+        build_storyboard(steps, frames_dir, [], folder / STORYBOARD_FILE)
+        self._hand_steps, self._hand_frames = [], []
+        return folder
 
     def click(self, x: int, y: int, *, button: str = "left") -> None:
         kinds = {"left": Action.click, "right": Action.right_click}

@@ -21,7 +21,7 @@ import math
 import re
 import shutil
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -38,6 +38,10 @@ from .verdict import FINDING_KINDS, Finding, Verdict
 VERDICTS_KEY = pytest.StashKey[list[Verdict]]()
 #: Benchmark results (the ``--playtest-results`` dict) for the HTML summary; the benchmark puts them there.
 METRICS_KEY = pytest.StashKey[dict[str, Any]]()
+#: A test's record of the inputs it sent by hand: called with whether the test failed, it writes the
+#: steps' frames and storyboard and returns their folder (None when there is nothing to keep).
+HAND_RECORD_KEY = pytest.StashKey[Callable[[bool], "Path | None"]]()
+HAND_DIR = "by-hand"
 
 DEFAULT_OUTPUT = "playtest-results"
 #: Written into the output root so ``clean_output`` only ever deletes a folder this plugin created.

@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 
-from .report import FRAMES_DIR, METRICS_KEY, STORYBOARD_FILE, VERDICTS_KEY, clean_output, explain, output_root
+from .report import (
+    FRAMES_DIR,
+    HAND_RECORD_KEY,
+    METRICS_KEY,
+    STORYBOARD_FILE,
+    VERDICTS_KEY,
+    clean_output,
+    explain,
+    output_root,
+)
 from .verdict import FINDING_KINDS, Verdict
 
 #: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).
@@ -127,8 +136,11 @@ class ReportPlugin:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
+        if report.when != "call":
+            return report
+        self._attach_hand_record(item, report)
         verdicts = item.stash.get(VERDICTS_KEY, [])
-        if report.when != "call" or not verdicts:
+        if not verdicts:
             return report
         properties = verdict_properties(verdicts)
         # the call report feeds the terminal and pytest-html; JUnit XML reads the teardown report,
@@ -139,6 +151,20 @@ class ReportPlugin:
         if self.html_report:
             report.extras = [*getattr(report, "extras", []), *html_extras(verdicts)]
         return report
+
+    def _attach_hand_record(self, item: pytest.Item, report: pytest.TestReport) -> None:
+        """The storyboard of the inputs the test sent itself (launch/click/press…), before its app stops."""
+        keep = item.stash.get(HAND_RECORD_KEY, None)
+        folder = keep(report.failed) if keep else None
+        if folder is None:
+            return
+        storyboard = folder / STORYBOARD_FILE
+        report.sections.append((f"{REPORT_SECTION} (inputs sent by the test)", f"storyboard: {storyboard}"))
+        if self.html_report:
+            from pytest_html import extras
+
+            content = base64.b64encode(storyboard.read_bytes()).decode("ascii")
+            report.extras = [*getattr(report, "extras", []), extras.png(content, "storyboard (inputs by hand)")]
 
     def pytest_report_teststatus(
         self, report: pytest.TestReport, config: pytest.Config

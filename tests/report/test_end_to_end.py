@@ -83,3 +83,29 @@ def test_a_real_failing_playtest_reported_everywhere(pytester: pytest.Pytester) 
     image = np.asarray(Image.open(BytesIO(png)).convert("RGB"))
     assert image.shape[0] <= 1080 and image.shape[1] <= 1920
     assert np.all(image == FINDING_RED, axis=2).sum() > 500, "the step that raised is framed in red"
+
+
+def test_inputs_sent_by_hand_get_a_storyboard(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_by_hand=f"""
+        def test_increment_by_hand(playtest):
+            playtest.launch({str(TK_TOY)!r})
+            playtest.click(150, 105)
+            playtest.wait_for_change(timeout=3)
+            playtest.press("space")
+            assert playtest.wait_for_text("Count: [1-9]", timeout=5)
+        """
+    )
+    result = pytester.runpytest_subprocess("--playtest", "--html=report.html", "--self-contained-html",
+                                           "-p", "no:cacheprovider", timeout=120)
+    result.assert_outcomes(passed=1)
+    folder = pytester.path / "playtest-results" / slugify("test_by_hand.py::test_increment_by_hand") / "by-hand"
+    assert sorted(p.name for p in (folder / "frames").iterdir()) == [
+        "step-0000.png", "step-0001.png", "step-0002.png"]
+    first, after_click = (np.asarray(Image.open(folder / "frames" / f"step-000{i}.png")) for i in (0, 1))
+    assert (first != after_click).any(), "the frame of the click shows its effect"
+
+    blob = re.search(r'data-jsonblob="([^"]*)"', (pytester.path / "report.html").read_text(encoding="utf-8"))
+    (row,) = json.loads(html.unescape(blob.group(1)))["tests"]["test_by_hand.py::test_increment_by_hand"]
+    storyboard = next(extra for extra in row["extras"] if extra["name"] == "storyboard (inputs by hand)")
+    assert base64.b64decode(storyboard["content"].partition(",")[2]) == (folder / STORYBOARD_FILE).read_bytes()
