@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,6 +241,12 @@ class SuiteFile(pytest.File):
                     completion = f"# the task's own code could not be read: {exc}\n"
                 samples[task.task_id] = [Sample(task.task_id, completion, None, 0, task.path, task.line)]
 
+        for task in tasks:
+            if not samples.get(task.task_id):
+                warnings.warn(PlaytestBenchmarkWarning(
+                    f"{self.path.name}:{task.line}: task {task.task_id!r} has no samples in {samples_option}; "
+                    "it is left out of the metrics"), stacklevel=1)
+
         by_line: dict[tuple[Path, int], list[LineError]] = {}
         for error in errors:
             by_line.setdefault((error.path, error.line), []).append(error)
@@ -251,6 +258,10 @@ class SuiteFile(pytest.File):
             for sample in samples.get(task.task_id, []):
                 yield SampleNode.from_parent(self, name=f"{task.task_id}[s{sample.index}]", task=task,
                                              sample=sample, suite=suite)
+
+
+class PlaytestBenchmarkWarning(UserWarning):
+    """Something about a suite that does not stop the run but changes what its numbers mean."""
 
 
 class LineErrorItem(pytest.Item):

@@ -138,6 +138,14 @@ def test_without_samples_each_task_is_its_own_sample(pytester: pytest.Pytester, 
     assert results["metrics"]["play@1"] == 1.0
 
 
+def test_a_task_without_samples_is_named_in_a_warning(pytester: pytest.Pytester, toy_suite: Path) -> None:
+    (toy_suite / "tasks.jsonl").write_text(_task("toy/add") + "\n" + _task("toy/other") + "\n")
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-results",
+                  "results.json")
+    result.stdout.fnmatch_lines(["*PlaytestBenchmarkWarning: tasks.jsonl:2: task 'toy/other' has no samples*"])
+    assert list(json.loads((pytester.path / "results.json").read_text())["tasks"]) == ["toy/add"]
+
+
 def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_plain():\n    pass\n")
     result = _run(pytester, "--playtest-results", "none.json")
