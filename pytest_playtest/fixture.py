@@ -48,7 +48,7 @@ from .trajectory import Step
 from .verdict import Verdict
 
 if TYPE_CHECKING:
-    from .vision import Vision
+    from .vision import Box, Grid, Vision, Widget
 
 SCREENSHOT_MODES = ("on", "off", "only-on-failure")
 
@@ -327,6 +327,20 @@ class Playtest:
         if raising:
             raise PlaytestTimeout(f"text /{pattern}/ not seen within {timeout:g}s; last seen:\n{seen}")
         return None
+
+    def widgets(self) -> list[Widget]:
+        """What looks interactive in the window now: buttons, fields, texts and shapes (vision)."""
+        screen, _ = self._require_window()
+        frame = screen.screenshot()
+        return self.runtime.vision.widgets(frame, key=screen.last_hash)
+
+    def find(self, template: np.ndarray | str | Path, *, threshold: float = 0.9) -> list[Box]:
+        """Where an image (an RGB array or a file) appears in the window now, best match first."""
+        return self.runtime.vision.find(self.screenshot(), template, threshold=threshold)
+
+    def read_grid(self, rows: int, cols: int, box: Box | None = None, *, cell_text: bool = True) -> Grid:
+        """The board in the window now as a ``rows`` x ``cols`` matrix (see ``Vision.read_grid``)."""
+        return self.runtime.vision.read_grid(self.screenshot(), rows, cols, box, cell_text=cell_text)
 
     @property
     def output(self) -> str:

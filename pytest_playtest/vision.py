@@ -761,7 +761,39 @@ def _find_board(frame: np.ndarray, rows: int, cols: int) -> Box | None:
                 occupied.add((int((cy - board.y) // cell_h), int((cx - board.x) // cell_w)))
         if len(occupied) >= max(2, rows * cols / 4):
             return board
+    return _board_from_cells([box for box, fill in outlines if fill >= _RECTANGLE_FILL], rows, cols)
+
+
+def _board_from_cells(boxes: list[Box], rows: int, cols: int) -> Box | None:
+    """A board whose own outline is not a closed shape (it fills the window to its edges), found from its
+    cells instead: ``rows`` x ``cols`` same-sized rectangles on a regular lattice (2048's tile slots)."""
+    groups: dict[tuple[int, int], list[Box]] = {}
+    for box in boxes:
+        groups.setdefault((round(box.w / 6), round(box.h / 6)), []).append(box)
+    for members in sorted(groups.values(), key=len, reverse=True):
+        if len(members) < rows * cols * 0.75:
+            break
+        cell_w, cell_h = members[0].w, members[0].h
+        xs = _cluster([b.center[0] for b in members], cell_w / 4)
+        ys = _cluster([b.center[1] for b in members], cell_h / 4)
+        if len(xs) != cols or len(ys) != rows:
+            continue
+        pitch_x = (xs[-1] - xs[0]) / (cols - 1) if cols > 1 else cell_w
+        pitch_y = (ys[-1] - ys[0]) / (rows - 1) if rows > 1 else cell_h
+        return Box(round(xs[0] - pitch_x / 2), round(ys[0] - pitch_y / 2), round(pitch_x * cols),
+                   round(pitch_y * rows))
     return None
+
+
+def _cluster(values: list[float], within: float) -> list[float]:
+    """Sorted values merged where neighbours are closer than ``within``: the mean of each run."""
+    runs: list[list[float]] = []
+    for value in sorted(values):
+        if runs and value - runs[-1][-1] < within:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return [sum(run) / len(run) for run in runs]
 
 
 # --- changes between frames -----------------------------------------------------------------------------

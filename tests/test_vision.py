@@ -453,3 +453,16 @@ def test_changed_regions_are_the_separate_places_that_changed() -> None:
     assert sorted(changed_regions(before, after), key=lambda b: b.y) == [Box(10, 10, 30, 10), Box(250, 150, 15, 20)]
     assert changed_regions(before, before.copy()) == []
     assert changed_regions(before, np.zeros((100, 100, 3), np.uint8)) == [Box(0, 0, 100, 100)]
+
+
+def test_a_board_that_fills_the_window_is_found_from_its_cells() -> None:
+    frame = np.full((330, 300, 3), (187, 173, 160), np.uint8)  # the board's background, edge to edge
+    frame[:30] = (60, 60, 60)  # a title bar above it
+    for row in range(3):
+        for col in range(3):
+            x, y = 10 + col * 100, 40 + row * 100
+            frame[y : y + 80, x : x + 80] = (205, 193, 180)
+    frame[240:320, 110:190] = (238, 228, 218)
+    grid = Vision().read_grid(frame, 3, 3, cell_text=False)
+    assert abs(grid.box.x - 0) <= 2 and abs(grid.box.y - 30) <= 2 and abs(grid.box.w - 300) <= 2
+    assert grid.cell_box(2, 1).contains(150, 280)

@@ -38,3 +38,21 @@ def test_crash_after_moves(playtest):
 def test_hang_on_a_key_is_a_freeze(playtest):
     verdict = playtest.run()
     assert not verdict and "freeze" in verdict.kinds(), verdict.summary()
+
+
+def tiles(grid):
+    return [int(cell) for row in grid.cells for cell in row if cell]
+
+
+def test_a_move_keeps_the_tile_sum_and_adds_one_tile(playtest):
+    """Read the board as a matrix (vision) and check the rule of 2048 exactly: a move that changes the
+    board keeps the sum of the tiles (merges add up) and then adds one new tile, a 2 or a 4."""
+    playtest.launch(app())
+    before = tiles(playtest.read_grid(4, 4))
+    assert len(before) == 2 and set(before) <= {2, 4}
+    for key in ("left", "right", "up", "down"):
+        playtest.press(key)
+        if playtest.wait_for_change(timeout=1, raising=False):
+            break
+    after = tiles(playtest.read_grid(4, 4))
+    assert sum(after) - sum(before) in (2, 4), (before, after)
