@@ -45,6 +45,9 @@ class OracleSettings:
     unread_input_for: float = 0.2
     #: seconds to wait for a visible reaction after an input
     settle: float = 0.25
+    #: after the first visible reaction, the window must stay the same this long for the drawing to be
+    #: complete (a reaction drawn in two passes is one effect, not one and a stray change of the next step)
+    repaint: float = 0.015
     #: seconds a pointer rests on its target before the "before" frame is taken (hover highlights)
     hover: float = 0.03
     #: extra seconds granted to a widget click that showed nothing within ``settle`` (a slow repaint

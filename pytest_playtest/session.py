@@ -480,8 +480,19 @@ def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSet
     if action.kind == "wait" or animating:
         return screen.screenshot()
     timeout = min(settings.settle, max(deadline - time.monotonic(), 0.0))
-    screen.wait_for_change(before, timeout=timeout, interval=0.003)
+    if screen.wait_for_change(before, timeout=timeout, interval=0.003):
+        _until_still(screen, settings.repaint, limit=timeout)
     return screen.last
+
+
+def _until_still(screen: Screen, still: float, *, limit: float) -> None:
+    """Poll until the window has stayed the same for ``still`` seconds (at most ``limit`` seconds)."""
+    latest, since = screen.last, time.monotonic()
+    deadline = since + limit
+    while time.monotonic() - since < still and time.monotonic() < deadline:
+        time.sleep(0.003)
+        if difference(latest, screen.screenshot()):
+            latest, since = screen.last, time.monotonic()
 
 
 def _on_widget(action: Any, frame: np.ndarray, key: str, vision: Vision) -> bool:

@@ -75,10 +75,9 @@ class CalculatorApp:
         # the operator waiting for its second number, shown at the display's left edge
         self.pending = tk.Label(root, text="", font=PENDING_FONT, bg="white", fg="#606060")
         self.pending.grid(row=0, column=0, sticky="w", padx=8, pady=(0, 10))
-        self.show_pending()
         for r, row in enumerate(LAYOUT, start=1):
             for c, label in enumerate(row):
-                command = functools.partial(self.on_button, label)
+                command = functools.partial(self.on_click, label)
                 if bug == "dead-button" and label == EQUALS:
                     command = None  # seeded bug: the "=" button was never connected
                 button = tk.Button(root, text=label, font=BUTTON_FONT, width=3, height=1, command=command,
@@ -89,18 +88,19 @@ class CalculatorApp:
     def on_button(self, label: str) -> None:
         self.display.configure(text=self.calc.press(self.keys[label]))
 
+    def on_click(self, label: str) -> None:
+        self.on_button(label)
+        self.show_pending()
+
     def show_pending(self) -> None:
-        text = self.calc.pending or ""
-        if self.pending.cget("text") != text:
-            self.pending.configure(text=text)
-        self.root.after(30, self.show_pending)
+        self.pending.configure(text=self.calc.pending or "")
 
     def on_key(self, event: tk.Event) -> None:
         label = KEYSYMS.get(event.keysym)
         if label is None and event.char:
             label = event.char if event.char in logic.DIGITS else CHARS.get(event.char)
         if label is not None:
-            self.on_button(label)
+            self.on_click(label)
 
 
 def main(argv: list[str] | None = None) -> int:
