@@ -200,6 +200,7 @@ class Oracles:
         self._cpu_at_first_no_effect: tuple[float, float] | None = None
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
+        self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
         self.stopped_by: str | None = None
 
     @property
@@ -279,9 +280,15 @@ class Oracles:
 
     def _not_reading_input(self) -> str | None:
         """A backlog of X events that is still there ``unread_input_for`` seconds later: a responsive app
-        drains its connection within milliseconds, whatever it decides to do with the events."""
+        drains its connection within milliseconds, whatever it decides to do with the events.
+
+        Each look spawns ``ss``: after a look found no backlog, the next waits ``unread_input_for``."""
+        now = time.monotonic()
+        if now - self._input_drained_at < self.settings.unread_input_for:
+            return None
         unread = self.app.unread_display_input()
         if not unread:
+            self._input_drained_at = now
             return None
         time.sleep(self.settings.unread_input_for)
         unread = self.app.unread_display_input()

@@ -89,13 +89,17 @@ def html_extras(verdicts: list[Verdict]) -> list[dict[str, Any]]:
         if verdict.artifacts:
             folder = Path(verdict.artifacts)
             images = (("storyboard", folder / STORYBOARD_FILE), ("final screenshot", _last_frame(folder)))
-            for name, image in images:
-                if image is not None and image.exists():
-                    content = base64.b64encode(image.read_bytes()).decode("ascii")
-                    attached.append(extras.png(content, name + suffix))
+            attached += [png_extra(image, name + suffix) for name, image in images if image and image.exists()]
         attached.append(extras.json(verdict.to_dict(), "verdict" + suffix))
         attached.append(extras.text(explain(verdict), "explanation" + suffix))
     return attached
+
+
+def png_extra(image: Path, name: str) -> dict[str, Any]:
+    """A PNG file as a pytest-html extra, embedded (base64) so it survives --self-contained-html."""
+    from pytest_html import extras
+
+    return extras.png(base64.b64encode(image.read_bytes()).decode("ascii"), name)
 
 
 def _last_frame(folder: Path) -> Path | None:
@@ -161,10 +165,7 @@ class ReportPlugin:
         storyboard = folder / STORYBOARD_FILE
         report.sections.append((f"{REPORT_SECTION} (inputs sent by the test)", f"storyboard: {storyboard}"))
         if self.html_report:
-            from pytest_html import extras
-
-            content = base64.b64encode(storyboard.read_bytes()).decode("ascii")
-            report.extras = [*getattr(report, "extras", []), extras.png(content, "storyboard (inputs by hand)")]
+            report.extras = [*getattr(report, "extras", []), png_extra(storyboard, "storyboard (inputs by hand)")]
 
     def pytest_report_teststatus(
         self, report: pytest.TestReport, config: pytest.Config

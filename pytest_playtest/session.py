@@ -339,8 +339,10 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                                                     "the behaviour wrong", step=step.index))
                 oracles.stopped_by = "finish"
                 break
+            state = key  # the frame the effect is judged against, and its hash
+            on_widget = False
             try:
-                frame = _hover(executor, screen, frame, decision.action, settings, oracles.animating)
+                frame, state = _hover(executor, screen, frame, key, decision.action, settings, oracles.animating)
                 executor.perform(decision.action)
             except (ActionError, AppError) as exc:
                 step.error = str(exc)
@@ -348,9 +350,11 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
                 after = _settle(screen, frame, decision.action, settings, deadline, oracles.animating)
                 change = difference(frame, after)
                 # an unchanged frame of an animating app means nothing: no widget is judged there
-                if not change and not oracles.animating and _on_widget(decision.action, frame, key, vision):
+                on_widget = not change and not oracles.animating and _on_widget(decision.action, frame, key, vision)
+                if on_widget:
                     change = screen.wait_for_change(frame, timeout=settings.confirm)
                     after = screen.last
+                    on_widget = not change
             except AppError:
                 if _window_lost(app, oracles, step.index):
                     break
@@ -361,8 +365,7 @@ def _play(spec: RunSpec, app: App, display: Display, vision: Vision, config: Any
             step.duration = time.monotonic() - started - step.started
             if frames:
                 step.screenshot = frames.write(step.index, after)
-            on_widget = not change and not oracles.animating and _on_widget(decision.action, frame, key, vision)
-            oracles.after_step(step, on_widget, time.monotonic(), state=frame_hash(frame))
+            oracles.after_step(step, on_widget, time.monotonic(), state=state)
             policy.record(step)
             previous = after
             for finding in oracles.findings:
@@ -455,19 +458,20 @@ def _window_lost(app: App, oracles: Oracles, step: int) -> bool:
     raise AppError("the app is running but its window is gone")
 
 
-def _hover(executor: Executor, screen: Screen, frame: np.ndarray, action: Any, settings: OracleSettings,
-           animating: bool) -> np.ndarray:
-    """The frame to compare the action's effect against, with the pointer already on the target.
+def _hover(executor: Executor, screen: Screen, frame: np.ndarray, key: str, action: Any,
+           settings: OracleSettings, animating: bool) -> tuple[np.ndarray, str]:
+    """The frame (and its hash) to compare the action's effect against, with the pointer already on the
+    target.
 
     Toolkits highlight what the pointer rests on; without this, a dead button "reacts" to its click.
     (An animating app changes anyway, so there is nothing to gain there.)
     """
     if animating or action.kind not in POINTER_KINDS or action.target is None:
-        return frame
+        return frame, key
     executor.hover(*action.target)
     if screen.wait_for_change(frame, timeout=settings.hover, interval=0.003):
-        return screen.last
-    return frame
+        return screen.last, screen.last_hash
+    return frame, key
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Any, settings: OracleSettings,

@@ -202,7 +202,6 @@ _engine: Any = None
 _engine_lock = threading.RLock()
 
 
-
 def _get_engine() -> Any:
     global _engine
     with _engine_lock:
@@ -233,8 +232,12 @@ def _line_crop(rgb: np.ndarray, quad: np.ndarray) -> np.ndarray:
         return crop
     fill = _dominant_colour(crop.reshape(-1, 3))
     ink = (_colour_distance(crop, fill) > _INK_DISTANCE).astype(np.uint8)
-    if not ink.any():
-        return crop
+    return _tight_to_ink(crop, ink, fill) if ink.any() else crop
+
+
+def _tight_to_ink(crop: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int]) -> np.ndarray:
+    """The crop cut to the bounding box of its ``ink`` mask, with a margin of ``fill``: one text line as
+    the recogniser likes it."""
     x, y, w, h = cv2.boundingRect(ink)
     pad = max(4, h // 3)
     return cv2.copyMakeBorder(crop[y : y + h, x : x + w], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=fill)
@@ -480,11 +483,11 @@ class Vision:
             pending.set()
 
     def _read_image(self, rgb: np.ndarray, dx: int, dy: int) -> list[TextBox]:
-        quads = [quad for quad in _detect(rgb) if _line_crop(rgb, quad).size]
-        read = self._recognise_cached([_line_crop(rgb, quad) for quad in quads])
+        lines = [(quad, crop) for quad in _detect(rgb) if (crop := _line_crop(rgb, quad)).size]
+        read = self._recognise_cached([crop for _, crop in lines])
         boxes = [
             TextBox(text.strip(), Box.from_points(quad + (dx, dy)), score)
-            for quad, (text, score) in zip(quads, read, strict=True)
+            for (quad, _), (text, score) in zip(lines, read, strict=True)
             if score >= self.min_score and text.strip()
         ]
         return _reading_order(boxes, lambda t: t.box)
@@ -649,11 +652,7 @@ class Vision:
             ink = _inner_ink(_colour_distance(crop, fill) > _INK_DISTANCE)
             if ink.sum() < max(4, _MIN_INK_FRACTION * ink.size):
                 continue
-            x, y, w, h = cv2.boundingRect(ink)
-            pad = max(4, h // 3)
-            lines[cell] = cv2.copyMakeBorder(
-                crop[y : y + h, x : x + w], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=fill
-            )
+            lines[cell] = _tight_to_ink(crop, ink, fill)
         for (r, c), (text, score) in zip(lines, self._recognise_cached(list(lines.values())), strict=True):
             grid.cells[r][c] = text.strip() if score >= self.min_score else "?"
 

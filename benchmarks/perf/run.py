@@ -22,6 +22,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from pytest_playtest.actions import Action, Executor
 from pytest_playtest.app import App
 from pytest_playtest.display import Display
 from pytest_playtest.screen import Screen
@@ -145,8 +146,6 @@ def record_2048(display: Display, count: int) -> list[np.ndarray]:
         app.wait_for_window(timeout=15)
         screen = Screen(display, app)
         frames = [screen.wait_until_painted(timeout=5)]
-        from pytest_playtest.actions import Action, Executor
-
         executor = Executor(display, app)
         keys = ["left", "up", "right", "down"]
         while len(frames) < count:

@@ -84,10 +84,8 @@ class HeuristicPolicy(Policy):
         keys = [Action.press(key) for key in GAME_KEYS]
         # a key that did nothing anywhere, twice, is not how this app is used: its controls get the steps
         useful = [k for k in keys if self.attempts[k.label()] < 2 or self.effects[k.label()]]
-        for key in useful if (useful or not options) else []:
+        for key in useful or ([] if options else keys):
             options.append((f"s{index}:key:{key.key}", key, []))
-        if not options:
-            options = [(f"s{index}:key:{key.key}", key, []) for key in keys]
         fewest = min(self.tried[name] for name, _, _ in options)
         # widgets come before keys among the least tried: apps are explored by their controls first
         candidates = [option for option in options if self.tried[option[0]] == fewest]
