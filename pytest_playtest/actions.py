@@ -1,38 +1,52 @@
-"""Actions a tester can take, their text grammar, and the executor that performs them with real X input.
+"""Actions a tester can take, their schema and their text grammar (runtime.executor performs them).
 
 Coordinates are always relative to the app window's top-left corner (client area).
+
+``SCHEMA`` describes every action kind once: its fields in order, with type, bounds and meaning.
+``Action.validate``, the positional text grammar (``click(10, 20)``) and the LLM tools are derived from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
-import time
-from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Literal, TypeGuard, get_args
 
-if TYPE_CHECKING:
-    from .app import App
-    from .display import Display
-
-ACTION_KINDS: tuple[str, ...] = (
-    "click",
-    "double_click",
-    "right_click",
-    "drag",
-    "type_text",
-    "press",
-    "hotkey",
-    "hold",
-    "scroll",
-    "wait",
+ActionKind = Literal[
+    "click", "double_click", "right_click", "drag", "type_text", "press", "hotkey", "hold", "scroll", "wait",
     "finish",
-)
-POINTER_KINDS = frozenset({"click", "double_click", "right_click", "drag", "scroll"})
-KEY_KINDS = frozenset({"type_text", "press", "hotkey", "hold"})
+]
+Direction = Literal["up", "down", "left", "right"]
+FinishVerdict = Literal["pass", "fail"]
+#: How a field is checked: a whole number, any number, a string, or a list of key names. The first three
+#: are also their JSON Schema type names.
+FieldType = Literal["integer", "number", "string", "keys"]
 
-#: The upper bounds a single action may ask for, so a policy cannot stall the run inside one step.
+ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+POINTER_KINDS: frozenset[ActionKind] = frozenset({"click", "double_click", "right_click", "drag", "scroll"})
+KEY_KINDS: frozenset[ActionKind] = frozenset({"type_text", "press", "hotkey", "hold"})
+
+# The most a single action may ask for, so a policy cannot stall the run inside one step.
 MAX_WAIT_SECONDS = 5.0
 MAX_REPEAT = 50
+#: Wheel notches per scroll. The executor sends one every 10 ms; 20 (about 60 lines, more than a page in
+#: most widgets) take 0.2 s, and scrolling farther takes several steps, each of them observed.
+MAX_SCROLL = 20
+#: X11 coordinates are 16-bit and no real window is wider than 16K pixels; anything beyond is a unit mix-up.
+#: This is only a sanity bound: the executor checks the actual window.
+MAX_COORDINATE = 16383
+#: Characters per type_text: they are typed one key press at a time, so 500 take about two seconds.
+MAX_TEXT = 500
+#: Keys per hotkey: four covers every real chord (ctrl+alt+shift+t).
+MAX_HOTKEY_KEYS = 4
+#: A key name: a character or a keysym name ("pagedown", "XF86AudioMute"); 32 leaves room for the longest.
+MAX_KEY_NAME = 32
+#: A finish reason is one paragraph for the report; longer is a model rambling.
+MAX_REASON = 2000
 
 
 class ActionError(ValueError):
@@ -40,17 +54,106 @@ class ActionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Action:
-    """One input to the app. Only the fields of its kind are meaningful."""
+class FieldSpec:
+    """One field of an action kind: the Action attribute it fills, its type, bounds and meaning."""
 
-    kind: str
+    name: str
+    type: FieldType
+    #: one line for the model; it sees the screenshot, so coordinates are described in its pixels
+    description: str
+    #: inclusive bounds: of the value for numbers, of the length for strings, of the count for keys
+    low: float = 0
+    high: float = 0
+    #: the only values a string may take (instead of length bounds)
+    choices: tuple[str, ...] = ()
+    #: the model must give it; else the Action's default applies (``FIELD_DEFAULTS``)
+    required: bool = True
+    #: the argument name in calls, where it differs from the attribute (drag's x1, y1)
+    alias: str | None = None
+
+    @property
+    def argument(self) -> str:
+        return self.alias or self.name
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """One action kind: what it does (for the model) and its fields, in positional order."""
+
+    description: str
+    fields: tuple[FieldSpec, ...]
+
+
+def _coordinate(name: str, description: str, alias: str | None = None) -> FieldSpec:
+    return FieldSpec(name, "integer", description, 0, MAX_COORDINATE, alias=alias)
+
+
+def _seconds(description: str) -> FieldSpec:
+    return FieldSpec("seconds", "number", description, 0, MAX_WAIT_SECONDS)
+
+
+_X = _coordinate("x", "x in pixels of the screenshot, from its left edge")
+_Y = _coordinate("y", "y in pixels of the screenshot, from its top edge")
+#: A key name; hotkey's keys are a list of these.
+KEY_FIELD = FieldSpec(
+    "key", "string", "a key name: a character, or enter, space, tab, esc, backspace, delete, left, right, up, "
+    "down, home, end, pageup, pagedown, f1..f12", 1, MAX_KEY_NAME)
+
+SCHEMA: Mapping[ActionKind, KindSpec] = MappingProxyType({
+    "click": KindSpec("Left-click at a point.", (_X, _Y)),
+    "double_click": KindSpec("Double-click at a point.", (_X, _Y)),
+    "right_click": KindSpec("Right-click at a point.", (_X, _Y)),
+    "drag": KindSpec("Press the left button at (x1, y1), move to (x2, y2) and release.", (
+        _coordinate("x", "start x in pixels of the screenshot", alias="x1"),
+        _coordinate("y", "start y in pixels of the screenshot", alias="y1"),
+        _coordinate("x2", "end x in pixels of the screenshot"),
+        _coordinate("y2", "end y in pixels of the screenshot"),
+    )),
+    "type_text": KindSpec("Type text into the focused widget.", (
+        FieldSpec("text", "string", "the text to type", 1, MAX_TEXT),
+    )),
+    "press": KindSpec("Press and release one key, optionally several times.", (
+        KEY_FIELD,
+        FieldSpec("times", "integer", "how many times to press it", 1, MAX_REPEAT, required=False),
+    )),
+    "hotkey": KindSpec("Press a key combination, e.g. ctrl+s.", (
+        FieldSpec("keys", "keys", "the keys, modifiers first; held down in order, released in reverse", 1,
+                  MAX_HOTKEY_KEYS),
+    )),
+    "hold": KindSpec("Hold a key down for some seconds (movement in games).", (
+        KEY_FIELD, _seconds("how long to hold it down, in seconds"),
+    )),
+    "scroll": KindSpec("Scroll the mouse wheel at a point.", (
+        _X, _Y,
+        FieldSpec("direction", "string", "which way to scroll", choices=get_args(Direction)),
+        FieldSpec("amount", "integer", "how many wheel notches", 1, MAX_SCROLL, required=False),
+    )),
+    "wait": KindSpec("Do nothing for some seconds and look again.", (_seconds("how long to wait, in seconds"),)),
+    "finish": KindSpec(
+        "End the test: pass when the goal is reached and everything behaved correctly, fail as soon as a "
+        "fault or logic violation was seen.", (
+            FieldSpec("verdict", "string", "pass or fail", choices=get_args(FinishVerdict)),
+            FieldSpec("reason", "string", "what was checked, or what went wrong and where", 0, MAX_REASON),
+        )),
+})
+
+
+def _is_kind(name: object) -> TypeGuard[ActionKind]:
+    return name in ACTION_KINDS  # a tuple, so an unhashable name is simply not found
+
+
+@dataclass(frozen=True)
+class Action:
+    """One input to the app. Only the fields of its kind (``SCHEMA``) may differ from their defaults."""
+
+    kind: ActionKind
     x: int | None = None
     y: int | None = None
     x2: int | None = None
     y2: int | None = None
     text: str | None = None
     key: str | None = None
-    keys: tuple[str, ...] = field(default_factory=tuple)
+    keys: tuple[str, ...] = ()
     times: int = 1
     seconds: float = 0.0
     direction: str | None = None
@@ -108,32 +211,21 @@ class Action:
 
     # -- checks and (de)serialisation ---------------------------------------------------------------
     def validate(self) -> None:
-        if self.kind not in ACTION_KINDS:
+        """Raise ActionError naming the kind, the field, the value and what is allowed."""
+        if not _is_kind(self.kind):
             raise ActionError(f"unknown action {self.kind!r}; expected one of {', '.join(ACTION_KINDS)}")
-        need: dict[str, tuple[str, ...]] = {
-            "click": ("x", "y"),
-            "double_click": ("x", "y"),
-            "right_click": ("x", "y"),
-            "drag": ("x", "y", "x2", "y2"),
-            "type_text": ("text",),
-            "press": ("key",),
-            "hold": ("key",),
-            "scroll": ("x", "y", "direction"),
-            "finish": ("verdict",),
-        }
-        missing = [name for name in need.get(self.kind, ()) if getattr(self, name) is None]
+        specs = SCHEMA[self.kind].fields
+        foreign = [name for name, default in FIELD_DEFAULTS.items()
+                   if getattr(self, name) != default and all(spec.name != name for spec in specs)]
+        if foreign:
+            raise ActionError(f"{self.kind} takes no {', '.join(foreign)}")
+        missing = [spec.argument for spec in specs if getattr(self, spec.name) is None]
         if missing:
             raise ActionError(f"{self.kind} needs {', '.join(missing)}")
-        if self.kind == "hotkey" and not self.keys:
-            raise ActionError("hotkey needs at least one key")
-        if self.kind == "scroll" and self.direction not in ("up", "down", "left", "right"):
-            raise ActionError(f"scroll direction must be up/down/left/right, not {self.direction!r}")
-        if self.kind == "finish" and self.verdict not in ("pass", "fail"):
-            raise ActionError(f"finish verdict must be 'pass' or 'fail', not {self.verdict!r}")
-        if not 1 <= self.times <= MAX_REPEAT:
-            raise ActionError(f"times must be within 1..{MAX_REPEAT}, not {self.times}")
-        if not 0 <= self.seconds <= MAX_WAIT_SECONDS:
-            raise ActionError(f"seconds must be within 0..{MAX_WAIT_SECONDS}, not {self.seconds}")
+        for spec in specs:
+            problem = _problem(spec, getattr(self, spec.name))
+            if problem:
+                raise ActionError(f"{self.kind}: {spec.argument} {problem}")
 
     @property
     def target(self) -> tuple[int, int] | None:
@@ -174,55 +266,109 @@ class Action:
                 return f"finish {self.verdict}" + (f": {self.reason}" if self.reason else "")
 
     def to_dict(self) -> dict[str, Any]:
-        defaults = Action("wait")
-        data = {"kind": self.kind}
-        for name, value in asdict(self).items():
-            if name != "kind" and value != getattr(defaults, name):
-                data[name] = list(value) if isinstance(value, tuple) else value
+        """The kind and the fields that differ from their defaults, JSON-ready (trajectory lines)."""
+        data: dict[str, Any] = {"kind": self.kind}
+        for spec in SCHEMA[self.kind].fields:
+            value = getattr(self, spec.name)
+            if value != FIELD_DEFAULTS[spec.name]:
+                data[spec.name] = list(value) if isinstance(value, tuple) else value
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Action:
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
         """Build an action from a dict (trajectory line or tool-call arguments with a ``kind``)."""
-        if not isinstance(data, dict) or "kind" not in data:
-            raise ActionError(f"an action must be an object with a 'kind', got {data!r}")
+        if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
+            raise ActionError(f"an action must be an object with a 'kind' string, got {data!r}")
         fields = dict(data)
         kind = fields.pop("kind")
         return from_call(kind, fields)
+
+
+#: Every Action field but ``kind``, with the value it has when its kind does not use it.
+FIELD_DEFAULTS: Mapping[str, object] = MappingProxyType(
+    {field.name: field.default for field in dataclasses.fields(Action) if field.name != "kind"})
+
+_TYPE_WORDS: dict[FieldType, str] = {
+    "integer": "an integer", "number": "a number", "string": "a string", "keys": "a list of key names"}
+
+
+def _problem(spec: FieldSpec, value: object) -> str | None:
+    """What is wrong with ``value`` for ``spec``, as words to follow the field's name; None if it fits."""
+    wrong_type = f"must be {_TYPE_WORDS[spec.type]}, got {value!r}"
+    match spec.type:
+        case "integer" | "number":
+            # bool is an int to Python, but True is no coordinate or count
+            if isinstance(value, bool) or not isinstance(value, int | float) or (
+                    spec.type == "integer" and isinstance(value, float)):
+                return wrong_type
+            return None if spec.low <= value <= spec.high else (
+                f"must be within {spec.low:g}..{spec.high:g}, got {value!r}")
+        case "string":
+            if not isinstance(value, str):
+                return wrong_type
+            if spec.choices:
+                return None if value in spec.choices else f"must be {_either(spec.choices)}, got {value!r}"
+            return _length_problem(spec, len(value), "must be {}..{} characters long")
+        case "keys":
+            if not isinstance(value, tuple):
+                return wrong_type
+            problems = [f"item {i} {p}" for i, key in enumerate(value, 1) if (p := _problem(KEY_FIELD, key))]
+            return _length_problem(spec, len(value), "must have {}..{} keys") or (problems[0] if problems else None)
+
+
+def _length_problem(spec: FieldSpec, length: int, rule: str) -> str | None:
+    if spec.low <= length <= spec.high:
+        return None
+    return f"{rule.format(f'{spec.low:g}', f'{spec.high:g}')}, got {length}"
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    quoted = [repr(choice) for choice in choices]
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 _ALIASES = {"type": "type_text", "key": "press", "keypress": "press", "left_click": "click",
             "doubleclick": "double_click", "rightclick": "right_click", "sleep": "wait", "done": "finish"}
 
 
-def from_call(name: str, args: dict[str, Any]) -> Action:
+def from_call(name: str, args: Mapping[str, Any]) -> Action:
     """An action from a tool/function call: ``name`` is the action kind, ``args`` its arguments.
 
-    Accepts the tool schema (``drag{x1,y1,x2,y2}``, ``hotkey{keys}``) and the model field names alike.
-    Raises ActionError naming the bad field.
+    Accepts the tool argument names (``drag{x1,y1,x2,y2}``) and the Action field names alike, and reads
+    numbers written as strings or floats. Raises ActionError naming the bad field.
     """
     kind = _ALIASES.get(name, name)
-    args = dict(args)
-    if kind == "drag":
-        args.setdefault("x", args.pop("x1", None))
-        args.setdefault("y", args.pop("y1", None))
-    if kind == "hotkey" and isinstance(args.get("keys"), str):
-        args["keys"] = [k for k in re.split(r"[+\s,]+", args["keys"]) if k]
-    if "keys" in args:
-        args["keys"] = tuple(str(k) for k in args["keys"])
-    known = set(Action.__dataclass_fields__) - {"kind"}
-    unknown = set(args) - known
-    if unknown:
-        raise ActionError(f"{kind}: unknown argument(s) {', '.join(sorted(unknown))}")
-    try:
-        for name_int in ("x", "y", "x2", "y2", "times", "amount"):
-            if args.get(name_int) is not None:
-                args[name_int] = round(float(args[name_int]))
-        if args.get("seconds") is not None:
-            args["seconds"] = float(args["seconds"])
-    except (TypeError, ValueError) as exc:
-        raise ActionError(f"{kind}: non-numeric coordinate or count ({exc})") from None
-    return Action(kind, **args)
+    if not _is_kind(kind):
+        raise ActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTION_KINDS)}")
+    rest = dict(args)
+    values: dict[str, Any] = {}
+    for spec in SCHEMA[kind].fields:
+        for argument in (spec.argument, spec.name):  # a record's field name wins over a tool's alias
+            if argument in rest:
+                values[spec.name] = _coerce(spec, rest.pop(argument))
+    if rest:
+        raise ActionError(f"{kind}: unknown argument(s) {', '.join(sorted(rest))}")
+    return Action(kind, **values)
+
+
+def _coerce(spec: FieldSpec, raw: Any) -> Any:
+    """What a model or a text reply meant ("12" or 12.0 for 12, "ctrl+s" for keys); validate judges it."""
+    if isinstance(raw, bool):  # never a number, nor a key
+        return raw
+    match spec.type:
+        case "integer" | "number":
+            try:
+                number = float(raw)
+            except (TypeError, ValueError, OverflowError):
+                return raw
+            if spec.type == "number":
+                return number
+            return round(number) if math.isfinite(number) else number
+        case "string":
+            return str(raw) if isinstance(raw, int | float) else raw
+        case "keys":
+            keys = [k for k in re.split(r"[+\s,]+", raw) if k] if isinstance(raw, str) else raw
+            return tuple(_coerce(KEY_FIELD, k) for k in keys) if isinstance(keys, list | tuple) else raw
 
 
 # -- the text grammar (fallback when a model answers in prose instead of a tool call) ---------------
@@ -230,7 +376,10 @@ _CALL = re.compile(r"\b(" + "|".join(sorted(set(ACTION_KINDS) | set(_ALIASES), k
                    + r")\s*\((.*?)\)(?=\s*(?:$|\n|;|`|\)|\.\s|[A-Za-z_]+\s*\())", re.S)
 _POINT = re.compile(r"<point>\s*(-?\d+(?:\.\d+)?)[\s,]+(-?\d+(?:\.\d+)?)\s*</point>")
 _BOX = re.compile(r"[\[(]\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*[\])]")
-_KWARG = re.compile(r"(\w+)\s*=\s*('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\[[^\]]*\]|[^,]+)")
+#: One argument value: a quoted string (commas and all), a [list], or anything up to the next comma.
+_VALUE = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\[[^\]]*\]|[^,]+)"
+_KWARG = re.compile(r"(\w+)\s*=\s*" + _VALUE)
+_POSITIONAL = re.compile(r"\s*" + _VALUE)
 
 
 def _literal(raw: str) -> Any:
@@ -246,120 +395,54 @@ def _literal(raw: str) -> Any:
 
 
 def parse_text(reply: str) -> Action | None:
-    """The last action written in ``reply`` as text, or None.
+    """The last valid action written in ``reply`` as text, or None when there is no action call in it.
 
-    Understands ``click(x=10, y=20)``, ``press(key='space')``, ``finish(verdict='fail', reason='...')``
-    and the UI-TARS form ``click(point='<point>10 20</point>')`` / ``start_box='(10,20)'``.
+    Understands ``click(x=10, y=20)``, ``click(10, 20)``, ``press(key='space')``, ``hotkey('ctrl', 's')``,
+    ``finish(verdict='fail', reason='...')`` and the UI-TARS form ``click(point='<point>10 20</point>')`` /
+    ``start_box='(10,20)'``. When calls are written but none is valid, raises the ActionError of the last.
     """
     found: Action | None = None
+    error: ActionError | None = None
     for match in _CALL.finditer(reply):
-        name, body = match.group(1), match.group(2)
-        args: dict[str, Any] = {}
-        point = _POINT.search(body)
-        if point:
-            args["x"], args["y"] = float(point.group(1)), float(point.group(2))
-            body = _POINT.sub("", body)
-        for key, raw in _KWARG.findall(body):
-            if key in ("point", "start_box", "start_point"):
-                box = _BOX.search(raw) or _POINT.search(raw)
-                if box and "x" not in args:
-                    args["x"], args["y"] = float(box.group(1)), float(box.group(2))
-                continue
-            if key in ("end_box", "end_point"):
-                box = _BOX.search(raw) or _POINT.search(raw)
-                if box:
-                    args["x2"], args["y2"] = float(box.group(1)), float(box.group(2))
-                continue
-            if key == "content":
-                key = "text"
-            args[key] = _literal(raw)
-        if not args and body.strip():
-            positional = [_literal(p) for p in body.split(",")]
-            args = _positional(_ALIASES.get(name, name), positional)
         try:
-            found = from_call(name, args)
-        except ActionError:
-            continue
+            found = from_call(match.group(1), _arguments(match.group(1), match.group(2)))
+        except ActionError as exc:
+            error = exc
+    if found is None and error is not None:
+        raise error
     return found
 
 
+def _arguments(name: str, body: str) -> dict[str, Any]:
+    """The arguments of one written call: keywords, UI-TARS points and boxes, or positional values."""
+    args: dict[str, Any] = {}
+    point = _POINT.search(body)
+    if point:
+        args["x"], args["y"] = float(point.group(1)), float(point.group(2))
+        body = _POINT.sub("", body)
+    for key, raw in _KWARG.findall(body):
+        if key in ("point", "start_box", "start_point"):
+            box = _BOX.search(raw) or _POINT.search(raw)
+            if box and "x" not in args:
+                args["x"], args["y"] = float(box.group(1)), float(box.group(2))
+            continue
+        if key in ("end_box", "end_point"):
+            box = _BOX.search(raw) or _POINT.search(raw)
+            if box:
+                args["x2"], args["y2"] = float(box.group(1)), float(box.group(2))
+            continue
+        args["text" if key == "content" else key] = _literal(raw)
+    if not args and body.strip():
+        args = _positional(_ALIASES.get(name, name), [_literal(v) for v in _POSITIONAL.findall(body)])
+    return args
+
+
 def _positional(kind: str, values: list[Any]) -> dict[str, Any]:
-    order = {
-        "click": ("x", "y"), "double_click": ("x", "y"), "right_click": ("x", "y"),
-        "drag": ("x", "y", "x2", "y2"), "type_text": ("text",), "press": ("key", "times"),
-        "hold": ("key", "seconds"), "scroll": ("x", "y", "direction", "amount"), "wait": ("seconds",),
-        "finish": ("verdict", "reason"),
-    }.get(kind, ())
-    return dict(zip(order, values, strict=False))
-
-
-# -- executing actions with real X input --------------------------------------------------------------
-class Executor:
-    """Performs actions on one app's window with real X input events (XTest)."""
-
-    def __init__(self, display: Display, app: App) -> None:
-        self.display = display
-        self.app = app
-
-    def _absolute(self, x: int, y: int) -> tuple[int, int]:
-        geometry = self.app.window_geometry()
-        if not (0 <= x < geometry.width and 0 <= y < geometry.height):
-            raise ActionError(
-                f"({x}, {y}) is outside the app window ({geometry.width}x{geometry.height}); "
-                "coordinates are relative to the window's top-left corner"
-            )
-        return geometry.x + x, geometry.y + y
-
-    def hover(self, x: int, y: int) -> None:
-        """Rest the pointer on a window point, as a person's hand does before clicking."""
-        from .xinput import InputError
-
-        try:
-            self.display.input().move(*self._absolute(x, y))
-        except InputError as exc:
-            raise ActionError(str(exc)) from None
-
-    def perform(self, action: Action) -> None:
-        """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed."""
-        from .xinput import InputError
-
-        if action.kind == "finish":
-            return
-        if action.kind == "wait":
-            time.sleep(action.seconds)
-            return
-        xin = self.display.input()
-        try:
-            if action.kind in KEY_KINDS:
-                if action.kind == "type_text":
-                    xin.check_keys(*action.text)
-                else:
-                    xin.check_keys(*((action.key,) if action.key else action.keys))
-                self.app.focus()
-            match action.kind:
-                case "click" | "double_click" | "right_click":
-                    x, y = self._absolute(action.x, action.y)
-                    button = "right" if action.kind == "right_click" else "left"
-                    xin.button(x, y, button, clicks=2 if action.kind == "double_click" else 1)
-                case "drag":
-                    start = self._absolute(action.x, action.y)
-                    end = self._absolute(action.x2, action.y2)
-                    xin.drag(*start, *end)
-                case "scroll":
-                    x, y = self._absolute(action.x, action.y)
-                    button = {"left": "scroll_left", "right": "scroll_right"}.get(action.direction,
-                                                                                  action.direction)
-                    xin.button(x, y, button, clicks=action.amount, interval=0.01)
-                case "type_text":
-                    xin.type_text(action.text)
-                case "press":
-                    for i in range(action.times):
-                        if i:
-                            time.sleep(0.03)
-                        xin.press(action.key)
-                case "hotkey":
-                    xin.hotkey(*action.keys)
-                case "hold":
-                    xin.press(action.key, hold=action.seconds)
-        except InputError as exc:
-            raise ActionError(str(exc)) from None
+    """Positional values by the schema's field order; a last ``keys`` field takes all the rest, as
+    ``Action.hotkey(*keys)`` does (a single value stays whole: ``hotkey('ctrl+s')``)."""
+    if not _is_kind(kind):
+        return {}
+    specs = SCHEMA[kind].fields
+    if specs[-1].type == "keys" and len(values) > len(specs):
+        values = [*values[:len(specs) - 1], values[len(specs) - 1:]]
+    return {spec.name: value for spec, value in zip(specs, values, strict=False)}

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,124 +27,26 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from .actions import Action, Executor
-from .app import App, AppError
-from .display import Display, DisplayError, parse_size
-from .report import (
-    FRAMES_DIR,
-    HAND_DIR,
-    HAND_RECORD_KEY,
-    STORYBOARD_FILE,
-    VERDICTS_KEY,
-    artifacts_dir,
-    build_storyboard,
-    finalize_artifacts,
-    frame_path,
-)
-from .screen import Change, Screen, difference
-from .session import RunResult, RunSpec, run_session
+from .actions import Action
+from .config import HAND_RECORD_KEY, VERDICTS_KEY
+from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
+from .geometry import Box, parse_size
+from .loop.spec import RunSpec
+from .report.artifacts import artifacts_dir
+from .report.storyboard import build_storyboard
+from .runtime.app import App, AppError
+from .runtime.executor import Executor
+from .runtime.screen import Change, Screen, difference
 from .trajectory import Step
 from .verdict import Verdict
 
 if TYPE_CHECKING:
-    from .vision import Box, Grid, Vision, Widget
-
-SCREENSHOT_MODES = ("on", "off", "only-on-failure")
+    from .pipeline import Runtime
+    from .vision import Grid, Widget
 
 
 class PlaytestTimeout(AssertionError):
     """A wait of the low-level API ran out (no change, text not seen)."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The session-wide defaults, from command line options and ini values."""
-
-    size: tuple[int, int]
-    display: str | None
-    output: Path
-    policy: str
-    max_steps: int
-    timeout: float
-    screenshots: str
-    record: bool
-    options: Mapping[str, Any]
-
-    @classmethod
-    def from_config(cls, config: pytest.Config, setting: Callable[[pytest.Config, str], Any]) -> Settings:
-        def checked(name: str, convert: Callable[[Any], Any]) -> Any:
-            raw = setting(config, name)
-            try:
-                return convert(raw)
-            except (TypeError, ValueError) as exc:
-                option = "--" + name.replace("_", "-")
-                raise pytest.UsageError(f"{option} / ini {name}: {exc}") from None
-
-        def positive(kind: type) -> Callable[[Any], Any]:
-            def convert(raw: Any) -> Any:
-                value = kind(raw)
-                if value <= 0:
-                    raise ValueError(f"must be positive, got {raw!r}")
-                return value
-            return convert
-
-        def screenshots(raw: Any) -> str:
-            if raw not in SCREENSHOT_MODES:
-                raise ValueError(f"must be one of {', '.join(SCREENSHOT_MODES)}, got {raw!r}")
-            return str(raw)
-
-        replay = setting(config, "playtest_replay")
-        model = setting(config, "playtest_model")
-        base_url = setting(config, "playtest_base_url")
-        options = {name: value for name, value in (("model", model), ("base_url", base_url),
-                                                   ("replay", replay)) if value}
-        policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
-        output = Path(setting(config, "playtest_output"))
-        if not output.is_absolute():
-            output = config.invocation_params.dir / output
-        return cls(
-            size=checked("playtest_size", parse_size),
-            display=setting(config, "playtest_display") or None,
-            output=output,
-            policy=str(policy or setting(config, "playtest_policy")),
-            max_steps=checked("playtest_max_steps", positive(int)),
-            timeout=checked("playtest_timeout", positive(float)),
-            screenshots=checked("playtest_screenshots", screenshots),
-            record=bool(setting(config, "playtest_record")),
-            options=options,
-        )
-
-
-class Runtime:
-    """What one test process shares between its playtests: the display and the OCR engine."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._displays: dict[tuple[int, int], Display] = {}
-        self._vision: Vision | None = None
-
-    def display(self, size: tuple[int, int] | None = None) -> Display:
-        """The process's display of that size, started on first use (a private one for odd sizes)."""
-        size = size or self.settings.size
-        if size not in self._displays:
-            existing = self.settings.display if size == self.settings.size else None
-            self._displays[size] = Display(size, existing=existing)
-        display = self._displays[size]
-        display.start()
-        return display
-
-    @property
-    def vision(self) -> Vision:
-        if self._vision is None:
-            from .vision import Vision
-
-            self._vision = Vision()
-        return self._vision
-
-    def close(self) -> None:
-        for display in self._displays.values():
-            display.stop()
-        self._displays.clear()
 
 
 class Playtest:
@@ -363,29 +264,14 @@ class Playtest:
         artifacts = self._artifacts_dir()
         if spec.options.get("replay"):
             spec.options["replay"] = self._recording(Path(spec.options["replay"]))
-        try:
-            display = self.runtime.display(spec.size)
-        except DisplayError as exc:
-            result = RunResult(Verdict(status="error", error=str(exc), policy=spec.policy), [])
-        else:
-            result = run_session(
-                spec,
-                display=display,
-                vision=self.runtime.vision,
-                config=self.item.config,
-                artifacts=artifacts,
-                screenshots=settings.screenshots,
-                default_cwd=self.test_dir,
-            )
-        finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,
-                           screenshots=settings.screenshots)
+        result = self.runtime.play(spec, artifacts=artifacts, default_cwd=self.test_dir, config=self.item.config)
         self.verdicts.append(result.verdict)
         self.item.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
         return result.verdict
 
     def _recording(self, source: Path) -> Path:
         """A replay source is one run's folder, or a recorded output root holding this test's folder."""
-        if source.is_file() or (source / "trajectory.jsonl").is_file():
+        if source.is_file() or (source / TRAJECTORY_FILE).is_file():
             return source
         return artifacts_dir(source, self.item.nodeid, len(self.verdicts) + 1)
 

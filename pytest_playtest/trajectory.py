@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action
+from .files import TRAJECTORY_FILE
 
 FORMAT_VERSION = 1
-FILE_NAME = "trajectory.jsonl"
+
 
 
 @dataclass
@@ -72,7 +73,7 @@ class Trajectory:
 
     def write(self, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / FILE_NAME
+        path = folder / TRAJECTORY_FILE
         with path.open("w", encoding="utf-8") as out:
             out.write(json.dumps({"trajectory": FORMAT_VERSION, **self.header}) + "\n")
             for step in self.steps:
@@ -82,7 +83,7 @@ class Trajectory:
     @classmethod
     def read(cls, source: Path) -> Trajectory:
         """Read a trajectory from its file or the folder holding it; errors name the file and line."""
-        path = source / FILE_NAME if source.is_dir() else source
+        path = source / TRAJECTORY_FILE if source.is_dir() else source
         if not path.exists():
             raise FileNotFoundError(f"no trajectory at {path}")
         lines = path.read_text(encoding="utf-8").splitlines()

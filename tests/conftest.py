@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.app import App
-from pytest_playtest.display import Display
+from pytest_playtest.runtime.app import App
+from pytest_playtest.runtime.display import Display
 
 REPO = Path(__file__).resolve().parent.parent
 APPS = REPO / "fixtures" / "apps"

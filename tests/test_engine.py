@@ -9,8 +9,9 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_playtest import expect
-from pytest_playtest.display import Display
-from pytest_playtest.session import RunSpec, SpecError, run_session
+from pytest_playtest.loop.playthrough import run_session
+from pytest_playtest.loop.spec import RunSpec, SpecError
+from pytest_playtest.runtime.display import Display
 from pytest_playtest.vision import Vision
 from tests.conftest import APPS
 

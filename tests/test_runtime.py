@@ -13,10 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pytest_playtest.actions import Action, ActionError, Executor
-from pytest_playtest.app import App, AppError, scrubbed_environment
-from pytest_playtest.display import Display
-from pytest_playtest.screen import Screen, difference
+from pytest_playtest.actions import Action, ActionError
+from pytest_playtest.runtime.app import App, AppError, scrubbed_environment
+from pytest_playtest.runtime.display import Display
+from pytest_playtest.runtime.executor import Executor
+from pytest_playtest.runtime.screen import Screen, difference
 from tests.conftest import APPS, pid_alive, wait_gone
 
 TK_TOY = str(APPS / "tk_toy.py")

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pytest_playtest import vision
-from pytest_playtest.vision import Box, Grid, TextBox, Vision, changed_regions, hamming, perceptual_hash
+from pytest_playtest.vision import Box, Grid, TextBox, Vision, changed_regions, hamming, ocr, perceptual_hash, pixels
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "vision"
 
@@ -118,13 +117,13 @@ def fixture(name: str) -> np.ndarray:
 def ocr_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """The (height, width) of every image handed to the OCR detector, in call order."""
     calls: list[tuple[int, int]] = []
-    real = vision._detect
+    real = ocr._detect
 
     def counting(rgb: np.ndarray) -> list:
         calls.append(rgb.shape[:2])
         return real(rgb)
 
-    monkeypatch.setattr(vision, "_detect", counting)
+    monkeypatch.setattr(ocr, "_detect", counting)
     return calls
 
 
@@ -158,7 +157,7 @@ def test_reading_order_groups_lines_despite_uneven_heights() -> None:
         TextBox("below", Box(10, 60, 50, 20), 1.0),
         TextBox("Hello", Box(10, 8, 80, 30), 1.0),
     ]
-    assert [t.text for t in vision._reading_order(boxes, lambda t: t.box)] == ["Hello", "world", "below"]
+    assert [t.text for t in pixels.reading_order(boxes, lambda t: t.box)] == ["Hello", "world", "below"]
 
 
 # --- perceptual hash --------------------------------------------------------------------------------------
@@ -181,11 +180,11 @@ def test_perceptual_hash_tolerates_small_changes_and_tells_screens_apart() -> No
 def test_find_locates_a_template_and_not_an_absent_one(tmp_path: Path) -> None:
     frame = fixture("aliens.png")
     ufo = frame[144:215, 338:418].copy()
-    assert vision.Vision().find(frame, ufo)[0] == Box(338, 144, 80, 71)
+    assert Vision().find(frame, ufo)[0] == Box(338, 144, 80, 71)
 
     path = tmp_path / "ufo.png"
     Image.fromarray(ufo).save(path)
-    assert vision.Vision().find(frame, path)[0] == Box(338, 144, 80, 71)
+    assert Vision().find(frame, path)[0] == Box(338, 144, 80, 71)
 
     button = fixture("tk_form.png")[160:192, 90:170]
     assert Vision().find(frame, button) == []
@@ -240,13 +239,13 @@ def test_read_is_cached_by_key(ocr_calls: list[tuple[int, int]]) -> None:
 
 def test_unchanged_lines_are_not_recognised_again(monkeypatch: pytest.MonkeyPatch) -> None:
     recognised: list[int] = []
-    real = vision._recognise
+    real = ocr._recognise
 
     def counting(crops: list[np.ndarray]) -> list:
         recognised.append(len(crops))
         return real(crops)
 
-    monkeypatch.setattr(vision, "_recognise", counting)
+    monkeypatch.setattr(ocr, "_recognise", counting)
     eyes = Vision()
     frame = hud_frame()
     first = eyes.read(frame, key="frame-1")
@@ -324,14 +323,14 @@ def test_read_is_safe_from_two_threads() -> None:
 def test_a_key_being_read_by_one_thread_is_not_read_again_by_another(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     started = threading.Event()
-    real = vision._detect
+    real = ocr._detect
 
     def slow(rgb: np.ndarray) -> list:
         calls.append(1)
         started.set()
         return real(rgb)
 
-    monkeypatch.setattr(vision, "_detect", slow)
+    monkeypatch.setattr(ocr, "_detect", slow)
     eyes = Vision()
     frame = hud_frame()
     background = threading.Thread(target=eyes.read, args=(frame, "frame-1"))
@@ -343,7 +342,7 @@ def test_a_key_being_read_by_one_thread_is_not_read_again_by_another(monkeypatch
 
 
 def test_the_engine_is_created_once_per_process() -> None:
-    assert vision._get_engine() is vision._get_engine()
+    assert ocr._get_engine() is ocr._get_engine()
 
 
 def test_frames_must_be_rgb_uint8() -> None:
@@ -409,13 +408,13 @@ def test_read_grid_recognises_repeated_cells_once(monkeypatch: pytest.MonkeyPatc
     eyes = Vision()
     eyes.read_grid(board_frame(), 4, 4)
     crops: list[int] = []
-    real = vision._recognise
+    real = ocr._recognise
 
     def counting(images: list[np.ndarray]) -> list[tuple[str, float]]:
         crops.append(len(images))
         return real(images)
 
-    monkeypatch.setattr(vision, "_recognise", counting)
+    monkeypatch.setattr(ocr, "_recognise", counting)
     moved = [[0, 0, 0, 4], [4, 8, 0, 0], [16, 0, 32, 64], [128, 256, 512, 2048]]
     assert eyes.read_grid(board_frame(moved), 4, 4).cells[0] == ["", "", "", "4"]
     assert sum(crops) == 0  # every tile image was seen on the first board already

@@ -22,11 +22,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from pytest_playtest.actions import Action, Executor
-from pytest_playtest.app import App
-from pytest_playtest.display import Display
-from pytest_playtest.screen import Screen
-from pytest_playtest.session import RunSpec, run_session
+from pytest_playtest.actions import Action
+from pytest_playtest.loop.playthrough import run_session
+from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.runtime.app import App
+from pytest_playtest.runtime.display import Display
+from pytest_playtest.runtime.executor import Executor
+from pytest_playtest.runtime.screen import Screen
 from pytest_playtest.vision import Vision, changed_regions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,13 +22,17 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_playtest.benchmark.metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
-from pytest_playtest.benchmark.splice import SpliceError, splice_repo
-from pytest_playtest.benchmark.tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
+from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
+from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
+from .splice import SpliceError, splice_repo
+from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 PROPERTY = "playtest_benchmark"
 EXEC_WINDOW_TIMEOUT = 5.0
@@ -90,8 +94,6 @@ class _SampleState:
 class BenchmarkPlugin:
     """Collects ``tasks.jsonl`` suites, runs their stages, and (in the controller) scores the run."""
 
-    NAME = "playtest-benchmark"
-
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self._tmp: Path | None = None
@@ -101,12 +103,6 @@ class BenchmarkPlugin:
         self.outcomes: dict[tuple[str, str, int], dict[str, bool]] = {}
         self.task_info: dict[tuple[str, str], dict[str, Any]] = {}
         self.results: dict[str, Any] | None = None
-
-    # -- collection -------------------------------------------------------------------------------------
-    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-        if file_path.name == "tasks.jsonl":
-            return SuiteFile.from_parent(parent, path=file_path)
-        return None
 
     def workdir(self) -> Path:
         if self._tmp is None:
@@ -132,7 +128,7 @@ class BenchmarkPlugin:
     # -- scoring (controller) -----------------------------------------------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         props = dict(report.user_properties).get(PROPERTY)
-        if not props:
+        if not isinstance(props, dict):
             return
         key = (props["suite"], props["task_id"], props["sample"])
         stages = self.outcomes.setdefault(key, {})
@@ -155,9 +151,6 @@ class BenchmarkPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if hasattr(self.config, "workerinput") or not self.outcomes:
             return
-        from pytest_playtest.plugin import setting
-        from pytest_playtest.report import METRICS_KEY
-
         ks = parse_ks(setting(self.config, "playtest_k"))
         per_task: dict[tuple[str, str], list[dict[str, bool]]] = {}
         for (suite, task_id, _), stages in sorted(self.outcomes.items()):
@@ -193,22 +186,16 @@ class BenchmarkPlugin:
             return
         terminalreporter.write_sep("=", "playtest benchmark")
         terminalreporter.write_line(format_table(self.results))
-        target = setting_or_none(self.config, "playtest_results")
+        target = setting(self.config, "playtest_results")
         if target:
             terminalreporter.write_line(f"results written to {target}")
 
 
-def setting_or_none(config: pytest.Config, ini: str) -> Any:
-    from pytest_playtest.plugin import setting
-
-    return setting(config, ini)
-
-
 def _plugin(config: pytest.Config) -> BenchmarkPlugin:
-    plugin = config.pluginmanager.get_plugin(BenchmarkPlugin.NAME)
-    if plugin is None:  # collected without --playtest: still give the items somewhere to keep state
+    plugin = config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+    if plugin is None:  # collected through another route: still give the items somewhere to keep state
         plugin = BenchmarkPlugin(config)
-        config.pluginmanager.register(plugin, BenchmarkPlugin.NAME)
+        config.pluginmanager.register(plugin, BENCHMARK_PLUGIN)
     return plugin
 
 
@@ -216,8 +203,6 @@ class SuiteFile(pytest.File):
     """A suite's ``tasks.jsonl``: its tasks times the samples to evaluate."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        from pytest_playtest.plugin import setting
-
         tasks, task_errors = load_tasks(self.path)
         suite = self.path.parent.name
         errors: list[LineError] = list(task_errors)
@@ -275,7 +260,7 @@ class LineErrorItem(pytest.Item):
     def runtest(self) -> None:
         raise SuiteLineError("\n".join(str(problem) for problem in self.problems))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, SuiteLineError):
             return f"bad suite line:\n{excinfo.value}"
         return super().repr_failure(excinfo)
@@ -311,11 +296,12 @@ class StageItem(pytest.Item):
         self.task = parent.task
         self.sample = parent.sample
         self.suite = parent.suite
-        self.user_properties.append((PROPERTY, {
+        self.properties: dict[str, Any] = {
             "suite": self.suite, "task_id": self.task.task_id, "sample": self.sample.index,
             "stage": stage, "language": self.task.language, "category": self.task.category,
             "tokens": self.sample.tokens,
-        }))
+        }
+        self.user_properties.append((PROPERTY, self.properties))
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -350,8 +336,7 @@ class StageItem(pytest.Item):
         return prepared.repo
 
     def _exec(self, plugin: BenchmarkPlugin) -> None:
-        from pytest_playtest.app import App, AppError
-        from pytest_playtest.plugin import RUNTIME_KEY
+        from ..runtime.app import App, AppError
 
         repo = self._repo(plugin)
         compiled = subprocess.run([sys.executable, "-m", "py_compile", self.task.file], cwd=repo,
@@ -396,9 +381,9 @@ class StageItem(pytest.Item):
             raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
 
     def _play(self, plugin: BenchmarkPlugin) -> None:
-        from pytest_playtest.plugin import RUNTIME_KEY
-        from pytest_playtest.report import VERDICTS_KEY, artifacts_dir, explain, finalize_artifacts
-        from pytest_playtest.session import RunSpec, run_session
+        from ..loop.spec import RunSpec
+        from ..report.artifacts import artifacts_dir
+        from ..report.terminal import explain
 
         repo = self._repo(plugin)
         runtime = self.config.stash.get(RUNTIME_KEY, None)
@@ -413,18 +398,14 @@ class StageItem(pytest.Item):
             defaults=settings, where=f"{self.task.path}:{self.task.line}",
         )
         artifacts = artifacts_dir(settings.output, self.nodeid)
-        result = run_session(spec, display=runtime.display(spec.size), vision=runtime.vision, config=self.config,
-                             artifacts=artifacts, screenshots=settings.screenshots, default_cwd=repo)
-        finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,
-                           screenshots=settings.screenshots)
+        result = runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config)
         self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
-        tokens = getattr(result.verdict, "tokens", 0) or 0
-        if tokens:
-            self.user_properties[0][1]["tester_tokens"] = tokens
+        if result.verdict.tokens:
+            self.properties["tester_tokens"] = result.verdict.tokens
         if not result.verdict.passed:
             raise StageFailed(explain(result.verdict))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, StageFailed):
             return f"{self.stage} stage failed: {excinfo.value}"
         return super().repr_failure(excinfo)

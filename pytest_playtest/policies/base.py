@@ -84,6 +84,9 @@ class Policy:
     """Base class of policies; subclasses implement ``decide``."""
 
     name = "base"
+    #: whether the policy itself tells when a goal is reached (it ends the run with ``finish``): a goal run
+    #: it leaves unfinished at its bounds is then a ``timeout``
+    judges_goal = False
     #: remarks for the verdict (e.g. where a replay diverged from its recording)
     notes: list[str]
 

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..actions import Action
+from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 
@@ -61,7 +62,7 @@ class HeuristicPolicy(Policy):
         memory.visits += 1
         return memory
 
-    def record(self, step) -> None:  # noqa: ANN001 - Step, see base
+    def record(self, step: Step) -> None:
         if step.changed:
             self.effects[step.action.label()] += 1
 

@@ -25,18 +25,38 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import openai
 from PIL import Image
 
-from ..actions import Action, ActionError, from_call, parse_text
+from ..actions import (
+    FIELD_DEFAULTS,
+    KEY_FIELD,
+    SCHEMA,
+    Action,
+    ActionError,
+    ActionKind,
+    FieldSpec,
+    KindSpec,
+    from_call,
+    parse_text,
+)
 from .base import Decision, Observation, Policy, PolicyContext, PolicyError
 
 if TYPE_CHECKING:
-    from openai.types.chat import ChatCompletion, ChatCompletionMessage
+    from openai.types.chat import (
+        ChatCompletion,
+        ChatCompletionAssistantMessageParam,
+        ChatCompletionMessage,
+        ChatCompletionMessageParam,
+        ChatCompletionMessageToolCallParam,
+        ChatCompletionToolMessageParam,
+        ChatCompletionToolParam,
+        ChatCompletionUserMessageParam,
+    )
 
     from ..trajectory import Step
 
@@ -60,56 +80,41 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _LEADING_COMMENT = re.compile(r"\A\s*<!--.*?-->[ \t]*\n?", re.S)
 
 
-# -- the tools the model may call ---------------------------------------------------------------------
-def _tool(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+# -- the tools the model may call: one per action kind, derived from the action schema ---------------------
+def _json_schema(spec: FieldSpec) -> dict[str, Any]:
+    """One field as JSON Schema, with the bounds ``Action.validate`` enforces."""
+    schema: dict[str, Any] = {"description": spec.description}
+    if spec.type == "keys":
+        schema |= {"type": "array", "items": _json_schema(KEY_FIELD), "minItems": spec.low, "maxItems": spec.high}
+    elif spec.choices:
+        schema |= {"type": "string", "enum": list(spec.choices)}
+    elif spec.type == "string":
+        schema |= {"type": "string", "minLength": spec.low, "maxLength": spec.high}
+    else:
+        schema |= {"type": spec.type, "minimum": spec.low, "maximum": spec.high}
+    if not spec.required:
+        schema["default"] = FIELD_DEFAULTS[spec.name]
+    return schema
+
+
+def _tool(kind: ActionKind, kind_spec: KindSpec) -> ChatCompletionToolParam:
+    fields = kind_spec.fields
     return {
         "type": "function",
         "function": {
-            "name": name,
-            "description": description,
+            "name": kind,
+            "description": kind_spec.description,
             "parameters": {
                 "type": "object",
-                "properties": properties,
-                "required": required,
+                "properties": {spec.argument: _json_schema(spec) for spec in fields},
+                "required": [spec.argument for spec in fields if spec.required],
                 "additionalProperties": False,
             },
         },
     }
 
 
-_X = {"type": "integer", "description": "x in pixels of the screenshot, from its left edge"}
-_Y = {"type": "integer", "description": "y in pixels of the screenshot, from its top edge"}
-_KEY = {
-    "type": "string",
-    "description": "a key name: a character, or enter, space, tab, esc, backspace, delete, left, right, up, "
-                   "down, home, end, pageup, pagedown, f1..f12",
-}
-_SECONDS = {"type": "number", "minimum": 0, "maximum": 5}
-
-TOOLS: list[dict[str, Any]] = [
-    _tool("click", "Left-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
-    _tool("double_click", "Double-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
-    _tool("right_click", "Right-click at a point.", {"x": _X, "y": _Y}, ["x", "y"]),
-    _tool("drag", "Press the left button at (x1, y1), move to (x2, y2) and release.",
-          {"x1": _X, "y1": _Y, "x2": _X, "y2": _Y}, ["x1", "y1", "x2", "y2"]),
-    _tool("type_text", "Type text into the focused widget.", {"text": {"type": "string"}}, ["text"]),
-    _tool("press", "Press and release one key, optionally several times.",
-          {"key": _KEY, "times": {"type": "integer", "minimum": 1, "maximum": 50}}, ["key"]),
-    _tool("hotkey", "Press a key combination, e.g. ctrl+s.",
-          {"keys": {"type": "array", "items": _KEY, "minItems": 1}}, ["keys"]),
-    _tool("hold", "Hold a key down for some seconds (movement in games).",
-          {"key": _KEY, "seconds": _SECONDS}, ["key", "seconds"]),
-    _tool("scroll", "Scroll the mouse wheel at a point.",
-          {"x": _X, "y": _Y, "direction": {"type": "string", "enum": ["up", "down", "left", "right"]},
-           "amount": {"type": "integer", "minimum": 1, "maximum": 50}},
-          ["x", "y", "direction"]),
-    _tool("wait", "Do nothing for some seconds and look again.", {"seconds": _SECONDS}, ["seconds"]),
-    _tool("finish", "End the test: pass when the goal is reached and everything behaved correctly, "
-                    "fail as soon as a fault or logic violation was seen.",
-          {"verdict": {"type": "string", "enum": ["pass", "fail"]},
-           "reason": {"type": "string", "description": "what was checked, or what went wrong and where"}},
-          ["verdict", "reason"]),
-]
+TOOLS: list[ChatCompletionToolParam] = [_tool(kind, spec) for kind, spec in SCHEMA.items()]
 TOOL_NAMES: tuple[str, ...] = tuple(tool["function"]["name"] for tool in TOOLS)
 
 
@@ -236,6 +241,7 @@ class LLMPolicy(Policy):
     """Asks a vision-language model for every action, through the Chat Completions API."""
 
     name = "llm"
+    judges_goal = True
 
     def __init__(self, context: PolicyContext) -> None:
         super().__init__(context)
@@ -272,7 +278,7 @@ class LLMPolicy(Policy):
         image_url, (image_width, image_height) = encode_frame(
             observation.frame, self.options.image_long_side, self.options.image_format)
         window_width, window_height = observation.size
-        messages: list[dict[str, Any]] = [
+        messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": self._system_prompt},
             {"role": "user", "content": [
                 {"type": "text", "text": self._step_text(observation, (image_width, image_height))},
@@ -340,7 +346,7 @@ class LLMPolicy(Policy):
         return "\n".join(lines) or "(none yet)"
 
     # -- calling the endpoint -----------------------------------------------------------------------------
-    def _complete(self, messages: list[dict[str, Any]]) -> ChatCompletion:
+    def _complete(self, messages: list[ChatCompletionMessageParam]) -> ChatCompletion:
         """One completion, retried with exponential backoff on timeouts, connection errors, 429 and 5xx."""
         delay = self.options.retry_delay
         failure = ""
@@ -383,17 +389,19 @@ class LLMPolicy(Policy):
 
     # -- reading the reply -----------------------------------------------------------------------------
     def _correction(self, message: ChatCompletionMessage, call_problems: list[tuple[str, str]],
-                    problem: str) -> list[dict[str, Any]]:
+                    problem: str) -> list[ChatCompletionMessageParam]:
         """The model's reply, an answer to each of its tool calls, and a request to try again."""
-        echo: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
-        answers = []
+        echo: ChatCompletionAssistantMessageParam = {"role": "assistant", "content": message.content or ""}
+        answers: list[ChatCompletionToolMessageParam] = []
         if message.tool_calls:
             by_id = dict(call_problems)
-            echo["tool_calls"] = [call.model_dump(exclude_none=True) for call in message.tool_calls]
+            # a reply's tool call, dumped, has the shape of the request's tool-call parameter
+            echo["tool_calls"] = [cast("ChatCompletionMessageToolCallParam", call.model_dump(exclude_none=True))
+                                  for call in message.tool_calls]
             answers = [{"role": "tool", "tool_call_id": call.id,
                         "content": f"Not performed: {by_id.get(call.id, problem)}"}
                        for call in message.tool_calls]
-        retry = {"role": "user", "content": (
+        retry: ChatCompletionUserMessageParam = {"role": "user", "content": (
             f"Your reply gave no usable action: {problem}. Look at the screenshot again and answer with "
             f"exactly one tool call, one of: {', '.join(TOOL_NAMES)}. Coordinates are pixels of the "
             "screenshot.")}
@@ -425,14 +433,23 @@ def _read_action(message: ChatCompletionMessage, image_size: tuple[int, int]
             return _action_from_call(call, image_size), [], False
         except _Unusable as exc:
             call_problems.append((call.id, str(exc)))
-    text_action = parse_text(message.content) if message.content else None
-    if text_action is not None:
-        try:
-            _check_inside(text_action, image_size)
+    try:
+        text_action = _action_from_text(message.content or "", image_size)
+        if text_action is not None:
             return text_action, [], True
-        except _Unusable as exc:
-            call_problems.append(("", str(exc)))
+    except _Unusable as exc:
+        call_problems.append(("", str(exc)))
     return None, call_problems, False
+
+
+def _action_from_text(text: str, image_size: tuple[int, int]) -> Action | None:
+    try:
+        action = parse_text(text)
+    except ActionError as exc:
+        raise _Unusable(f"invalid action in the reply text: {exc}") from None
+    if action is not None:
+        _check_inside(action, image_size)
+    return action
 
 
 def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
@@ -457,8 +474,8 @@ def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
 
 def _check_inside(action: Action, image_size: tuple[int, int]) -> None:
     width, height = image_size
-    points = [(action.x, action.y)] if action.target else []
-    if action.kind == "drag":
+    points = [action.target] if action.target else []
+    if action.x2 is not None and action.y2 is not None:  # a drag's end
         points.append((action.x2, action.y2))
     for x, y in points:
         if not (0 <= x < width and 0 <= y < height):

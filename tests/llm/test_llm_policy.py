@@ -222,7 +222,7 @@ def test_corrections_until_a_usable_tool_call(openai_server, make_policy, make_o
     (("jump", {"height": 3}), "no tool named 'jump'"),
     (("press", {}), "press needs key"),
     (("click", {"x": 10, "y": 20, "button": "middle"}), "unknown argument(s) button"),
-    (("finish", {"verdict": "maybe", "reason": "unsure"}), "finish verdict must be 'pass' or 'fail'"),
+    (("finish", {"verdict": "maybe", "reason": "unsure"}), "finish: verdict must be 'pass' or 'fail', got 'maybe'"),
     (("click", {"x": 700, "y": 20}), "outside the screenshot, which is 640x480"),
     (("drag", {"x1": 1, "y1": 1, "x2": 5, "y2": 480}), "outside the screenshot"),
     (("click", "[1, 2]"), "must be a JSON object"),
@@ -241,7 +241,8 @@ def test_gives_up_after_max_corrections(openai_server, make_policy, make_observa
     openai_server.add("thinking...", "still thinking", ("click", {"x": -5, "y": 3}), ("click", {"x": 1, "y": 1}))
     policy = make_policy(max_corrections=2)
 
-    with pytest.raises(PolicyError, match=r"no usable action after 3 attempts: click at \(-5, 3\) is outside"):
+    with pytest.raises(PolicyError, match=r"no usable action after 3 attempts: "
+                                          r"invalid click call: click: x must be within 0\.\.16383, got -5"):
         policy.decide(make_observation())
 
     assert len(openai_server.bodies()) == 3

@@ -8,7 +8,8 @@ import pytest
 from openai_server import tool
 
 from pytest_playtest import expect
-from pytest_playtest.session import RunSpec, run_session
+from pytest_playtest.loop.playthrough import run_session
+from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.vision import Vision
 
 TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pytest_playtest.actions import Action
-from pytest_playtest.report import FRAMES_DIR, frame_path
+from pytest_playtest.files import FRAMES_DIR, frame_path
 from pytest_playtest.trajectory import Step
 
 RGB = tuple[int, int, int]

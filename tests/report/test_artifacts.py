@@ -10,19 +10,18 @@ import pytest
 from PIL import Image
 
 from pytest_playtest.actions import Action
-from pytest_playtest.report import (
-    ANIMATION_FILE,
+from pytest_playtest.files import ANIMATION_FILE, STORYBOARD_FILE, VERDICT_FILE
+from pytest_playtest.report.artifacts import (
     MAX_SLUG_LENGTH,
     OUTPUT_MARKER,
-    STORYBOARD_FILE,
-    VERDICT_FILE,
+    OutputFolderError,
     PlaytestReportWarning,
     artifacts_dir,
     clean_output,
-    explain,
     finalize_artifacts,
     slugify,
 )
+from pytest_playtest.report.terminal import explain
 from pytest_playtest.verdict import Finding, Verdict
 
 
@@ -91,7 +90,7 @@ def test_clean_output_adopts_an_empty_folder(tmp_path: Path) -> None:
 
 def test_clean_output_never_deletes_a_folder_it_did_not_create(tmp_path: Path) -> None:
     (tmp_path / "precious.txt").write_text("the user's work")
-    with pytest.raises(pytest.UsageError, match="refusing"):
+    with pytest.raises(OutputFolderError, match="refusing"):
         clean_output(tmp_path)
     assert (tmp_path / "precious.txt").read_text() == "the user's work"
 

@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pytest_playtest.report import FINDING_RED, STORYBOARD_FILE, slugify
+from pytest_playtest.files import STORYBOARD_FILE
+from pytest_playtest.report.artifacts import slugify
+from pytest_playtest.report.drawing import FINDING_RED
 
 TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"
 
@@ -26,7 +28,7 @@ def test_a_real_failing_playtest_reported_everywhere(pytester: pytest.Pytester) 
     pytester.makeconftest(
         """
         import pytest
-        from pytest_playtest.report_plugin import ReportPlugin
+        from pytest_playtest.report.hooks import ReportPlugin
 
         @pytest.hookimpl(trylast=True)
         def pytest_configure(config):

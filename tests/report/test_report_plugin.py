@@ -19,8 +19,9 @@ import pytest
 from PIL import Image
 
 from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, format_table
-from pytest_playtest.report import OUTPUT_MARKER, STORYBOARD_FILE, slugify
-from pytest_playtest.report_plugin import ReportPlugin
+from pytest_playtest.files import STORYBOARD_FILE
+from pytest_playtest.report.artifacts import OUTPUT_MARKER, slugify
+from pytest_playtest.report.hooks import ReportPlugin
 
 INNER = ("-p", "no:playtest", "-p", "no:cacheprovider")
 FAILING = "test_game.py::test_start_button_is_dead"
@@ -191,7 +192,7 @@ def test_benchmark_metrics_in_the_html_summary(project: pytest.Pytester) -> None
         [1, 3],
     )
     project.makepyfile(metrics_plugin=f"""
-        from pytest_playtest.report import METRICS_KEY
+        from pytest_playtest.config import METRICS_KEY
 
         def pytest_sessionfinish(session):
             session.config.stash[METRICS_KEY] = {results!r}

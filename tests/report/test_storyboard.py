@@ -8,17 +8,9 @@ import pytest
 from PIL import Image
 
 from pytest_playtest.actions import Action
-from pytest_playtest.report import (
-    CHANGE_OUTLINE,
-    FINAL_FRAME_MS,
-    FINDING_RED,
-    MARKER,
-    MIN_TILE_WIDTH,
-    TILE_BACKGROUND,
-    build_animation,
-    build_storyboard,
-    sample_steps,
-)
+from pytest_playtest.report.animation import FINAL_FRAME_MS, build_animation
+from pytest_playtest.report.drawing import CHANGE_OUTLINE, FINDING_RED, MARKER, TILE_BACKGROUND
+from pytest_playtest.report.storyboard import MIN_TILE_WIDTH, build_storyboard, sample_steps
 from pytest_playtest.verdict import Finding, Verdict
 
 

@@ -6,18 +6,18 @@ Findings. Thresholds live in OracleSettings; docs/verdicts.md explains each and 
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .verdict import Finding
+from ..runtime.procfs import cpu_seconds, process_state
+from ..verdict import Finding
 
 if TYPE_CHECKING:
-    from .app import App
-    from .expect import Expectation
-    from .trajectory import Step
+    from ..expect import Expectation
+    from ..runtime.app import App
+    from ..trajectory import Step
 
 TRACEBACK_START = re.compile(
     r"^(Traceback \(most recent call last\):|Exception in Tkinter callback|Exception in thread .*|"
@@ -28,10 +28,9 @@ EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*)(?:Error|Exception|Exit|Interr
 
 @dataclass
 class OracleSettings:
-    """Thresholds of the generic oracles (per run; ``oracles=`` marker argument overrides them)."""
+    """Thresholds of the generic oracles (per run; the ``oracles=`` marker argument overrides them, together
+    with the loop's ``Pacing``)."""
 
-    #: seconds the app is watched without input after its first paint, to learn whether it animates
-    animation_probe: float = 0.3
     #: an app counts as animating after this many frame changes observed with no input involved
     animating_changes: int = 3
     #: an animating app whose window stays identical this long (seconds) while busy or stopped is frozen
@@ -43,16 +42,6 @@ class OracleSettings:
     busy_cpu: float = 0.6
     #: seconds an X event backlog must persist for a sleeping process to count as hung
     unread_input_for: float = 0.2
-    #: seconds to wait for a visible reaction after an input
-    settle: float = 0.25
-    #: after the first visible reaction, the window must stay the same this long for the drawing to be
-    #: complete (a reaction drawn in two passes is one effect, not one and a stray change of the next step)
-    repaint: float = 0.015
-    #: seconds a pointer rests on its target before the "before" frame is taken (hover highlights)
-    hover: float = 0.03
-    #: extra seconds granted to a widget click that showed nothing within ``settle`` (a slow repaint
-    #: under load is not a dead button)
-    confirm: float = 0.5
     #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
     #: (a target that ever had an effect in the run is never unresponsive)
     unresponsive_states: int = 3
@@ -90,23 +79,6 @@ def split_tracebacks(lines: list[str]) -> list[list[str]]:
     return blocks
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _process_state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
-    except OSError:
-        return "?"
-
-
 @dataclass
 class ExpectationTracker:
     """Follows the declared expectations through the run's OCR text."""
@@ -114,7 +86,6 @@ class ExpectationTracker:
     expectations: list[Expectation]
     seen: dict[int, int] = field(default_factory=dict)  # expectation index → step first seen
     violated: dict[int, tuple[int, str]] = field(default_factory=dict)  # no_text index → (step, text)
-    last_text: str = ""
     first_text: str | None = None
 
     @property
@@ -124,7 +95,6 @@ class ExpectationTracker:
     def observe_text(self, text: str, step: int) -> None:
         if self.first_text is None:
             self.first_text = text
-        self.last_text = text
         for index, expectation in enumerate(self.expectations):
             if expectation.kind == "text" and index not in self.seen and expectation.regex.search(text):
                 self.seen[index] = step
@@ -201,7 +171,10 @@ class Oracles:
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
-        self.stopped_by: str | None = None
+
+    @property
+    def frozen(self) -> bool:
+        return any(f.kind == "freeze" for f in self.findings)
 
     @property
     def animating(self) -> bool:
@@ -227,7 +200,6 @@ class Oracles:
                 self.findings = [f for f in self.findings if not (
                     f.kind == "exception" and last_exception_line(f.details.splitlines()) == error)]
             self.findings.append(Finding("crash", message, step=step, details=details))
-        self.stopped_by = self.stopped_by or "exit"
         return True
 
     def check_output(self, step: int) -> None:
@@ -265,15 +237,15 @@ class Oracles:
 
     def _saw_change(self, now: float) -> None:
         self._last_change = now
-        self._cpu_at_last_change = _cpu_seconds(self.app.pid) or 0.0
+        self._cpu_at_last_change = cpu_seconds(self.app.pid) or 0.0
 
     def _stuck(self, since: float, cpu_then: float, now: float) -> str | None:
         """Why the process counts as stuck since ``since`` (stopped, busy looping, or not reading its
         X events while asleep), else None."""
-        state = _process_state(self.app.pid)
+        state = process_state(self.app.pid)
         if state in ("T", "t"):
             return "stopped"
-        share = ((_cpu_seconds(self.app.pid) or cpu_then) - cpu_then) / max(now - since, 1e-3)
+        share = ((cpu_seconds(self.app.pid) or cpu_then) - cpu_then) / max(now - since, 1e-3)
         if share >= self.settings.busy_cpu:
             return f"busy ({share:.0%} CPU)"
         return self._not_reading_input()
@@ -326,7 +298,7 @@ class Oracles:
             self._cpu_at_first_no_effect = None
             return
         if not self._no_effect_run:
-            self._cpu_at_first_no_effect = (now, _cpu_seconds(self.app.pid) or 0.0)
+            self._cpu_at_first_no_effect = (now, cpu_seconds(self.app.pid) or 0.0)
         self._no_effect_run.append(step)
         self._check_unresponsive(step, on_widget, state or step.before_hash)
         if not self.animating:  # an animating app is watched by check_freeze instead
@@ -378,7 +350,6 @@ class Oracles:
     def _add_freeze(self, step: int, message: str) -> None:
         if not any(f.kind == "freeze" for f in self.findings):
             self.findings.append(Finding("freeze", message, step=step))
-        self.stopped_by = "freeze"
 
 
 def _near(a: tuple[int, int], b: tuple[int, int], radius: int = 6) -> bool:

@@ -16,17 +16,11 @@ from typing import Any
 
 import pytest
 
-from .report import (
-    FRAMES_DIR,
-    HAND_RECORD_KEY,
-    METRICS_KEY,
-    STORYBOARD_FILE,
-    VERDICTS_KEY,
-    clean_output,
-    explain,
-    output_root,
-)
-from .verdict import FINDING_KINDS, Verdict
+from ..config import HAND_RECORD_KEY, METRICS_KEY, VERDICTS_KEY, output_root
+from ..files import FRAMES_DIR, STORYBOARD_FILE, frames_in
+from ..verdict import FINDING_KINDS, Verdict
+from .artifacts import OutputFolderError, clean_output
+from .terminal import explain
 
 #: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).
 PROPERTY_PREFIX = "playtest_"
@@ -102,8 +96,13 @@ def png_extra(image: Path, name: str) -> dict[str, Any]:
     return extras.png(base64.b64encode(image.read_bytes()).decode("ascii"), name)
 
 
+def _add_extras(report: pytest.TestReport, extras: list[dict[str, Any]]) -> None:
+    """pytest-html reads a report's ``extras`` attribute, which pytest's TestReport does not declare."""
+    setattr(report, "extras", [*getattr(report, "extras", []), *extras])  # noqa: B010
+
+
 def _last_frame(folder: Path) -> Path | None:
-    frames = sorted((folder / FRAMES_DIR).glob("step-[0-9][0-9][0-9][0-9].png"))
+    frames = frames_in(folder / FRAMES_DIR)
     return frames[-1] if frames else None
 
 
@@ -133,7 +132,10 @@ class ReportPlugin:
         # This plugin is only registered when playtests are enabled. Only the controller cleans: xdist
         # workers run tests once it has scheduled them, after this hook, and write into the same root.
         if not hasattr(session.config, "workerinput"):
-            clean_output(output_root(session.config))
+            try:
+                clean_output(output_root(session.config))
+            except OutputFolderError as exc:
+                raise pytest.UsageError(str(exc)) from None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -153,7 +155,7 @@ class ReportPlugin:
         item.user_properties.extend(properties)
         report.sections.append((REPORT_SECTION, _explain_all(verdicts)))
         if self.html_report:
-            report.extras = [*getattr(report, "extras", []), *html_extras(verdicts)]
+            _add_extras(report, html_extras(verdicts))
         return report
 
     def _attach_hand_record(self, item: pytest.Item, report: pytest.TestReport) -> None:
@@ -165,7 +167,7 @@ class ReportPlugin:
         storyboard = folder / STORYBOARD_FILE
         report.sections.append((f"{REPORT_SECTION} (inputs sent by the test)", f"storyboard: {storyboard}"))
         if self.html_report:
-            report.extras = [*getattr(report, "extras", []), png_extra(storyboard, "storyboard (inputs by hand)")]
+            _add_extras(report, [png_extra(storyboard, "storyboard (inputs by hand)")])
 
     def pytest_report_teststatus(
         self, report: pytest.TestReport, config: pytest.Config
@@ -223,7 +225,7 @@ class HtmlReportHooks:
 
 def metrics_html(results: Mapping[str, Any]) -> str:
     """The benchmark results (the ``--playtest-results`` dict) as the benchmark's text table, in HTML."""
-    from .benchmark.metrics import format_table  # the benchmark package is only needed when it ran
+    from ..benchmark.metrics import format_table  # the benchmark package is only needed when it ran
 
     suite = f": {escape(str(results['suite']))}" if results.get("suite") else ""
     table = escape(format_table(results))

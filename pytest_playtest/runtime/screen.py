@@ -1,4 +1,4 @@
-"""Screenshots of the app window: one reused mss instance, a small frame cache, change detection.
+"""Screenshots of the app window: one reused mss instance, frame hashes, change detection.
 
 Frames are numpy arrays, RGB, uint8, shape (height, width, 3), in window coordinates.
 """
@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .app import AppError
+
 if TYPE_CHECKING:
+    from mss.base import MSSBase
+
     from .app import App, Geometry
     from .display import Display
 
@@ -57,16 +60,21 @@ def difference(before: np.ndarray, after: np.ndarray, *, tolerance: int = 0) -> 
 class Screen:
     """Grabs the app window's pixels from the display with one reused ``mss.MSS`` instance."""
 
-    def __init__(self, display: Display, app: App, *, cache_size: int = 8) -> None:
+    def __init__(self, display: Display, app: App) -> None:
         self.display = display
         self.app = app
-        self._mss = None
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._cache_size = cache_size
-        self.last: np.ndarray | None = None
+        self._mss: MSSBase | None = None
+        self._last: np.ndarray | None = None
         self.last_hash = ""
 
-    def _grabber(self):  # noqa: ANN202 - mss.MSS, imported lazily
+    @property
+    def last(self) -> np.ndarray:
+        """The most recent screenshot."""
+        if self._last is None:
+            raise AppError("no screenshot taken yet")
+        return self._last
+
+    def _grabber(self) -> MSSBase:
         if self._mss is None:
             import mss
 
@@ -89,21 +97,9 @@ class Screen:
         y1 = min(geometry.y + geometry.height, screen_h)
         clipped = type(geometry)(x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
         frame = self.grab_region(clipped)
-        self.last = frame
+        self._last = frame
         self.last_hash = frame_hash(frame)
-        self._cache[self.last_hash] = frame
-        self._cache.move_to_end(self.last_hash)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
         return frame
-
-    def cached(self, key: str) -> np.ndarray | None:
-        """A recent frame by its hash, if still cached."""
-        return self._cache.get(key)
-
-    def changed_since(self, frame: np.ndarray) -> bool:
-        """Whether the window differs now from ``frame`` (takes a new screenshot)."""
-        return bool(difference(frame, self.screenshot()))
 
     def wait_for_change(self, frame: np.ndarray, *, timeout: float, interval: float = 0.005) -> Change:
         """Poll until the window differs from ``frame``; the Change (empty if none before timeout)."""

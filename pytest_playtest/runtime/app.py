@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .procfs import group_pids, unread_display_bytes
+
 if TYPE_CHECKING:
     from .display import Display
 
@@ -92,48 +94,6 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
 #: Kills the app's process group once its stdin closes: that happens when the test process dies, even
 #: by SIGKILL, so nothing the app started (children included) outlives the test run.
 WATCHDOG = 'read -r _; kill -9 -"$0" 2>/dev/null'
-
-
-def group_pids(pgid: int) -> list[int]:
-    """Every live process whose process group is ``pgid``."""
-    pids = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        # fields after "comm)": state, ppid, pgrp, ...; zombies are dead already
-        if int(fields[2]) == pgid and fields[0] != b"Z":
-            pids.append(int(entry.name))
-    return pids
-
-
-def unread_display_bytes(pids: Sequence[int]) -> int | None:
-    """Bytes the X server has sent to these processes that they have not read yet (None: unknown).
-
-    A live app reads its X connection within milliseconds; one that keeps input waiting is hung, even
-    when it sleeps rather than spins. Read from the socket table of ``ss`` (iproute2).
-    """
-    try:
-        table = subprocess.run(["ss", "-xpn"], capture_output=True, text=True, timeout=5, check=True).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    owners = tuple(f"pid={pid}," for pid in pids)
-    x_server_ends = set()
-    client_ends: list[tuple[int, str]] = []  # (unread bytes, peer inode) of the processes' sockets
-    for line in table.splitlines():
-        columns = line.split()
-        if len(columns) < 8 or not columns[2].isdigit():
-            continue
-        local_address, local_inode, peer_inode = columns[4], columns[5], columns[7]
-        if "/.X11-unix/X" in local_address:
-            x_server_ends.add(local_inode)
-        elif any(owner in line for owner in owners):
-            client_ends.append((int(columns[2]), peer_inode))
-    return sum(unread for unread, peer in client_ends if peer in x_server_ends)
 
 
 class App:

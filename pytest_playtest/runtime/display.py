@@ -16,29 +16,15 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..geometry import DEFAULT_SIZE
+
 if TYPE_CHECKING:
     from .xinput import XInput
 
-DEFAULT_SIZE = (1024, 768)
 
 
 class DisplayError(RuntimeError):
     """The display could not be provided (Xvfb missing or failing, server unreachable)."""
-
-
-def parse_size(value: str | tuple[int, int] | list[int]) -> tuple[int, int]:
-    """``"1024x768"`` or ``(1024, 768)`` → ``(1024, 768)``; raises ValueError naming the problem."""
-    if isinstance(value, tuple | list):
-        parts = list(value)
-    else:
-        parts = str(value).lower().replace(" ", "").split("x")
-    try:
-        width, height = (int(p) for p in parts)
-    except (TypeError, ValueError):
-        raise ValueError(f"size must look like WIDTHxHEIGHT (e.g. 1024x768), got {value!r}") from None
-    if not (64 <= width <= 8192 and 64 <= height <= 8192):
-        raise ValueError(f"size {width}x{height} is out of range (64..8192 per side)")
-    return width, height
 
 
 def _pdeathsig_shim(folder: Path) -> Path:

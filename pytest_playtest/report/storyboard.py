@@ -1,4 +1,4 @@
-"""What a person looks at after a playtest: the artifacts folder, storyboard, animation and explanation.
+"""The storyboard: one image of a run, a tile per step, the action drawn on it, findings in red.
 
 Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of the same test in ``run-2/``,
 ``run-3/``... inside it)::
@@ -12,299 +12,35 @@ Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of 
 The storyboard follows AUI-Gym's run "dashboard": instead of every full screenshot it tiles the region each
 action touched, so a failing step is visible at a glance on one image of at most 1920x1080.
 """
-
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import re
-import shutil
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any
 
-import pytest
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageDraw, ImageOps
 
-from .actions import POINTER_KINDS, Action
-from .trajectory import Step
-from .verdict import FINDING_KINDS, Finding, Verdict
-
-#: The Verdicts of every ``playtest.run()`` of a test, in order; the fixture appends, the report reads.
-VERDICTS_KEY = pytest.StashKey[list[Verdict]]()
-#: Benchmark results (the ``--playtest-results`` dict) for the HTML summary; the benchmark puts them there.
-METRICS_KEY = pytest.StashKey[dict[str, Any]]()
-#: A test's record of the inputs it sent by hand: called with whether the test failed, it writes the
-#: steps' frames and storyboard and returns their folder (None when there is nothing to keep).
-HAND_RECORD_KEY = pytest.StashKey[Callable[[bool], "Path | None"]]()
-HAND_DIR = "by-hand"
-
-DEFAULT_OUTPUT = "playtest-results"
-#: Written into the output root so ``clean_output`` only ever deletes a folder this plugin created.
-OUTPUT_MARKER = ".pytest-playtest"
-FRAMES_DIR = "frames"
-VERDICT_FILE = "verdict.json"
-STORYBOARD_FILE = "storyboard.png"
-ANIMATION_FILE = "run.gif"
-SCREENSHOT_MODES = ("on", "off", "only-on-failure")
-
-MAX_SLUG_LENGTH = 120
-_SLUG_HASH_LENGTH = 8
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
-
-
-class PlaytestReportWarning(UserWarning):
-    """A report artifact (storyboard, animation) could not be made; the verdict itself is unaffected."""
-
-
-# -- the artifacts folder ----------------------------------------------------------------------------------
-def slugify(nodeid: str) -> str:
-    """A folder name for a test id: readable, filesystem- and glob-safe, at most MAX_SLUG_LENGTH characters.
-
-    ``tests/test_snake.py::test_plays[fast]`` becomes ``tests_test_snake.py__test_plays-fast``. When
-    characters had to be replaced (so two ids could meet) or the name was truncated, a short hash of the
-    full id is appended to keep names distinct.
-    """
-    path, _, names = nodeid.partition("::")
-    if names.endswith("]") and "[" in names:  # a parametrized test: name[id]
-        name, _, parameters = names[:-1].partition("[")
-        names = f"{name}-{parameters}"
-    # path separators only stand for themselves in the file part: inside an id, "/" is as lossy as ":"
-    readable = path.replace("/", "_").replace("\\", "_") + ("__" + names.replace("::", "__") if names else "")
-    slug = _UNSAFE.sub("_", readable).lstrip(".") or "test"
-    lossy = slug != readable
-    if lossy or len(slug) > MAX_SLUG_LENGTH:
-        digest = hashlib.sha1(nodeid.encode("utf-8", "surrogatepass")).hexdigest()[:_SLUG_HASH_LENGTH]
-        slug = f"{slug[: MAX_SLUG_LENGTH - _SLUG_HASH_LENGTH - 1]}-{digest}"
-    return slug
-
-
-def artifacts_dir(root: Path, nodeid: str, run_index: int = 1) -> Path:
-    """The folder for run ``run_index`` (1-based) of test ``nodeid``, created if missing."""
-    if run_index < 1:
-        raise ValueError(f"run_index starts at 1, got {run_index}")
-    folder = Path(root) / slugify(nodeid)
-    if run_index > 1:
-        folder = folder / f"run-{run_index}"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def frame_path(frames_dir: Path, step_index: int) -> Path:
-    """Where the run loop saves the window after step ``step_index`` (0 = before the first action)."""
-    return Path(frames_dir) / f"step-{step_index:04d}.png"
-
-
-def output_root(config: pytest.Config) -> Path:
-    """The output root: ``--playtest-output``, else ini ``playtest_output``, else ``playtest-results``.
-
-    Relative paths are taken from the directory pytest was invoked in, as for ``--html`` and ``--junitxml``
-    (and as the fixture's settings do), so the controller and every xdist worker agree on it.
-    """
-    value = config.getoption("playtest_output", None)
-    if not value:
-        try:
-            value = config.getini("playtest_output")
-        except ValueError:  # the ini key is not registered: plugin.py is not loaded
-            value = None
-    return config.invocation_params.dir / Path(value or DEFAULT_OUTPUT)
-
-
-def clean_output(root: Path) -> None:
-    """Empty the output root at the start of a session, or create it.
-
-    Only a folder this plugin created (it holds OUTPUT_MARKER) or an empty one is emptied: a mistyped
-    ``--playtest-output .`` must not delete the user's files.
-    """
-    root = Path(root)
-    if root.exists():
-        if not root.is_dir():
-            raise pytest.UsageError(f"playtest output {root} exists and is not a folder")
-        entries = [entry for entry in root.iterdir() if entry.name != OUTPUT_MARKER]
-        if entries and not (root / OUTPUT_MARKER).exists():
-            raise pytest.UsageError(
-                f"playtest output folder {root} is not empty and was not created by pytest-playtest; "
-                "refusing to delete its contents. Empty it or choose another --playtest-output."
-            )
-        for entry in entries:
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()
-    root.mkdir(parents=True, exist_ok=True)
-    (root / OUTPUT_MARKER).write_text("created by pytest-playtest; emptied at the start of each session\n")
-
-
-def finalize_artifacts(
-    folder: Path,
-    verdict: Verdict,
-    steps: list[Step],
-    *,
-    stdout: str,
-    stderr: str,
-    screenshots: str,
-) -> None:
-    """Write what a run leaves behind into ``folder`` (see the module docstring).
-
-    ``screenshots`` is ``"on"``, ``"off"`` or ``"only-on-failure"``: with the latter the frames of a passing
-    run are deleted and no storyboard is made. Findings get the absolute path of their step's frame (the final
-    frame for end-of-run findings) when one is kept. Sets ``verdict.artifacts`` to ``folder`` if unset.
-    """
-    if screenshots not in SCREENSHOT_MODES:
-        raise ValueError(f"screenshots must be one of {', '.join(SCREENSHOT_MODES)}, not {screenshots!r}")
-    folder = Path(folder).absolute()
-    folder.mkdir(parents=True, exist_ok=True)
-    if verdict.artifacts is None:
-        verdict.artifacts = folder
-    frames_dir = folder / FRAMES_DIR
-    frames = _frames_in(frames_dir)
-
-    if frames and screenshots == "only-on-failure" and verdict.passed:
-        shutil.rmtree(frames_dir)
-    elif frames and screenshots != "off":
-        _attach_screenshots(verdict.findings, frames_dir, frames[-1])
-        try:
-            build_storyboard(steps, frames_dir, verdict.findings, folder / STORYBOARD_FILE, verdict=verdict)
-            build_animation(frames_dir, folder / ANIMATION_FILE)
-        except (OSError, ValueError) as exc:  # a damaged frame must not turn the verdict into a test error
-            message = f"could not draw the storyboard or animation in {folder}: {exc}"
-            warnings.warn(PlaytestReportWarning(message), stacklevel=2)
-
-    (folder / VERDICT_FILE).write_text(json.dumps(verdict.to_dict(), indent=2) + "\n", encoding="utf-8")
-    (folder / "stdout.txt").write_text(stdout, encoding="utf-8", errors="replace")
-    (folder / "stderr.txt").write_text(stderr, encoding="utf-8", errors="replace")
-
-
-def _frames_in(frames_dir: Path) -> list[Path]:
-    return sorted(frames_dir.glob("step-[0-9][0-9][0-9][0-9].png")) if frames_dir.is_dir() else []
-
-
-def _attach_screenshots(findings: list[Finding], frames_dir: Path, final_frame: Path) -> None:
-    for finding in findings:
-        if finding.screenshot:
-            continue
-        frame = final_frame if finding.step is None else frame_path(frames_dir, finding.step)
-        if frame.exists():
-            finding.screenshot = str(frame)
-
-
-# -- the terminal explanation ----------------------------------------------------------------------------
-def explain(verdict: Verdict) -> str:
-    """A few lines for the terminal: the outcome, each finding with its step, where to look."""
-    head = f"playtest {verdict.status.upper()} after {verdict.steps} step(s)"
-    if verdict.policy:
-        head += f" (policy {verdict.policy})"
-    kinds = verdict.kinds()
-    if kinds:
-        head += ": " + ", ".join(kinds)
-    lines = [head]
-    if verdict.status == "error":
-        lines.append(f"  harness error (not the app's fault): {verdict.error or 'unknown'}")
-    for finding in verdict.findings:
-        where = f"step {finding.step}" if finding.step is not None else "end of run"
-        lines.append(f"  {where}: [{finding.kind}] {finding.message}")
-        last_detail = finding.details.strip().splitlines()[-1:] if finding.details else []
-        lines.extend(f"      {line.strip()}" for line in last_detail)
-        if finding.screenshot:
-            lines.append(f"      screenshot: {finding.screenshot}")
-    if verdict.artifacts:
-        storyboard = Path(verdict.artifacts) / STORYBOARD_FILE
-        if storyboard.exists():
-            lines.append(f"  storyboard: {storyboard}")
-        lines.append(f"  artifacts:  {verdict.artifacts}")
-    return "\n".join(lines)
-
-
-# -- drawing: fonts and colours ----------------------------------------------------------------------------
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-Point = tuple[float, float]
-
-BACKGROUND = (24, 26, 31)
-TILE_BACKGROUND = (40, 43, 50)
-TILE_BORDER = (90, 96, 108)
-FINDING_RED = (230, 40, 46)
-TEXT = (232, 234, 238)
-MUTED = (150, 156, 168)
-MARKER = (255, 212, 0)
-MARKER_OUTLINE = (0, 0, 0)
-CHANGE_OUTLINE = (0, 200, 255)
-STATUS_COLOURS = {"pass": (46, 160, 67), "fail": FINDING_RED, "error": (230, 140, 20)}
-
-
-@cache
-def _font(size: int, bold: bool = False) -> Font:
-    # DejaVu has the arrows and key symbols; Pillow looks it up in the system font folders by name.
-    try:
-        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
-    except OSError:
-        return ImageFont.load_default(size)
-
-
-@cache
-def _has_glyph(font: Font, char: str) -> bool:
-    # a missing glyph renders as the font's "not defined" box, the same as a noncharacter does
-    missing, mask = font.getmask("\uffff"), font.getmask(char)
-    return mask.size != missing.size or bytes(mask) != bytes(missing)
-
-
-def _symbol(font: Font, *candidates: str) -> str:
-    """The first candidate symbol the font can draw, or '' so the plain key name stands alone."""
-    return next((c for c in candidates if _has_glyph(font, c)), "")
-
-
-_KEY_SYMBOLS: dict[str, tuple[str, ...]] = {
-    "space": ("⎵", "␣"),
-    "right": ("→",),
-    "left": ("←",),
-    "up": ("↑",),
-    "down": ("↓",),
-    "enter": ("⏎", "↵"),
-    "return": ("⏎", "↵"),
-    "tab": ("⇥",),
-    "backspace": ("⌫",),
-    "delete": ("⌦",),
-    "shift": ("⇧",),
-    "escape": ("⎋",),
-    "esc": ("⎋",),
-}
-
-
-def _key_text(font: Font, key: str) -> str:
-    symbol = _symbol(font, *_KEY_SYMBOLS.get(key.lower(), ()))
-    return f"{symbol} {key}" if symbol else key
-
-
-def _badge_text(font: Font, action: Action) -> str | None:
-    """The text drawn on a tile for actions that have no point on the screen."""
-    match action.kind:
-        case "press":
-            return _key_text(font, action.key or "") + (f" ×{action.times}" if action.times > 1 else "")
-        case "hotkey":
-            return "+".join(action.keys)
-        case "hold":
-            return f"hold {_key_text(font, action.key or '')} {action.seconds:g}s"
-        case "type_text":
-            symbol = _symbol(font, "⌨")
-            return f"{symbol} {action.text!r}".strip()
-        case "wait":
-            return f"wait {action.seconds:g}s"
-        case "finish":
-            return f"finish: {action.verdict}"
-        case _:
-            return None
-
-
-def _fit_text(draw: ImageDraw.ImageDraw, text: str, font: Font, width: float) -> str:
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text + "…"
-
+from ..actions import POINTER_KINDS, Action
+from ..files import frame_path
+from ..trajectory import Step
+from ..verdict import FINDING_KINDS, Finding, Verdict
+from .drawing import (
+    BACKGROUND,
+    CHANGE_OUTLINE,
+    FINDING_RED,
+    MARKER,
+    MARKER_OUTLINE,
+    MUTED,
+    STATUS_COLOURS,
+    TEXT,
+    TILE_BACKGROUND,
+    TILE_BORDER,
+    Point,
+    badge_text,
+    fit_text,
+    get_font,
+)
 
 # -- the storyboard ----------------------------------------------------------------------------------------
 MARGIN = 12
@@ -460,14 +196,14 @@ def build_storyboard(
         _draw_tile(canvas, grid, origin, step, _step_frame(frames_dir, step), kinds_by_step[step.index])
 
     footer_top = top + grid.height + GAP
-    font = _font(13)
+    font = get_font(13)
     for line_number, finding in enumerate(footer_findings[:footer_lines]):
         where = "end of run" if finding.step is None else f"step {finding.step}"
         text = f"[{finding.kind}] {where}: {finding.message}"
         if line_number == MAX_FOOTER_LINES - 1 and len(footer_findings) > MAX_FOOTER_LINES:
             text = f"… and {len(footer_findings) - line_number} more finding(s); see verdict.json"
         y = footer_top + line_number * FOOTER_LINE_HEIGHT
-        draw.text((MARGIN, y), _fit_text(draw, text, font, width - 2 * MARGIN), fill=FINDING_RED, font=font)
+        draw.text((MARGIN, y), fit_text(draw, text, font, width - 2 * MARGIN), fill=FINDING_RED, font=font)
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -493,13 +229,13 @@ def _draw_header(
 ) -> None:
     x = MARGIN
     if verdict is not None:
-        pill_font = _font(18, bold=True)
+        pill_font = get_font(18, bold=True)
         label = verdict.status.upper()
         pill_width = draw.textlength(label, font=pill_font) + 20
         pill = (x, MARGIN, x + pill_width, MARGIN + HEADER_HEIGHT - 8)
         draw.rounded_rectangle(pill, radius=6, fill=STATUS_COLOURS[verdict.status])
         draw.text((x + 10, MARGIN + 5), label, fill=TEXT, font=pill_font)
-        x += pill_width + 12
+        x = round(x + pill_width + 12)
     kinds = [k for k in FINDING_KINDS if any(f.kind == k for f in findings)]
     counts = f"{len(findings)} finding(s)" + (f": {', '.join(kinds)}" if kinds else "")
     parts = [f"{step_count} step(s)", counts]
@@ -514,8 +250,8 @@ def _draw_header(
             parts.append(f"{verdict.duration:.1f}s")
         if verdict.error:
             parts.append(f"error: {verdict.error}")
-    font = _font(16)
-    text = _fit_text(draw, " · ".join(parts), font, width - x - MARGIN)
+    font = get_font(16)
+    text = fit_text(draw, " · ".join(parts), font, width - x - MARGIN)
     draw.text((x, MARGIN + 7), text, fill=TEXT, font=font)
 
 
@@ -542,15 +278,15 @@ def _draw_tile(
     )
     canvas.paste(_tile_picture(step, frame, (grid.image_width, grid.image_height)), inner)
 
-    font = _font(13)
+    font = get_font(13)
     text_x, text_y = inner[0] + 6, inner[1] + grid.image_height + 4
     room = grid.image_width - 12
     first_line = f"step {step.index} · {step.action.label()}" if step else "start (no steps taken)"
-    draw.text((text_x, text_y), _fit_text(draw, first_line, font, room), fill=TEXT, font=font)
+    draw.text((text_x, text_y), fit_text(draw, first_line, font, room), fill=TEXT, font=font)
     if step is not None:
         second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else _effect(step)
         colour = FINDING_RED if finding_kinds else MUTED
-        draw.text((text_x, text_y + 18), _fit_text(draw, second_line, font, room), fill=colour, font=font)
+        draw.text((text_x, text_y + 18), fit_text(draw, second_line, font, room), fill=colour, font=font)
 
 
 def _effect(step: Step) -> str:
@@ -564,7 +300,7 @@ def _tile_picture(step: Step | None, frame: Path | None, size: tuple[int, int]) 
     picture = Image.new("RGB", size, TILE_BACKGROUND)
     if frame is None:
         draw = ImageDraw.Draw(picture)
-        draw.text((size[0] // 2, size[1] // 2), "no screenshot", fill=MUTED, font=_font(14), anchor="mm")
+        draw.text((size[0] // 2, size[1] // 2), "no screenshot", fill=MUTED, font=get_font(14), anchor="mm")
         return picture
     with Image.open(frame) as opened:
         window = opened.convert("RGB")
@@ -642,7 +378,7 @@ def _draw_action(
     Yellow over a black outline stays visible on light and dark windows alike.
     """
     if not points:
-        text = _badge_text(_font(16, bold=True), action)
+        text = badge_text(get_font(16, bold=True), action)
         if text:
             _badge(draw, text, size)
         return
@@ -682,46 +418,11 @@ def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, head_length: flo
 
 def _badge(draw: ImageDraw.ImageDraw, text: str, size: tuple[int, int], *, at_top: bool = False) -> None:
     """A label centred at the bottom (or top) of the picture: keys, waits, the kind of click."""
-    font = _font(16, bold=True)
-    text = _fit_text(draw, text, font, size[0] - 24)
+    font = get_font(16, bold=True)
+    text = fit_text(draw, text, font, size[0] - 24)
     text_width = draw.textlength(text, font=font)
     left = (size[0] - text_width) / 2 - 8
     bottom = 8 + 26 if at_top else size[1] - 8
     draw.rounded_rectangle((left, bottom - 26, left + text_width + 16, bottom), radius=6, fill=(16, 16, 16),
                            outline=MARKER, width=1)
     draw.text((left + 8, bottom - 13), text, fill=MARKER, font=font, anchor="lm")
-
-
-# -- the animation -----------------------------------------------------------------------------------------
-#: How long the last frame stays up, so the end state can be read before the loop restarts.
-FINAL_FRAME_MS = 1500
-
-
-def build_animation(frames_dir: Path, out: Path, *, fps: float = 4, max_side: int = 480) -> Path:
-    """Write the frames of a run as a looping GIF (each frame labelled with its step) and return its path."""
-    frames = _frames_in(Path(frames_dir))
-    if not frames:
-        raise ValueError(f"no frames (step-NNNN.png) in {frames_dir}")
-    with Image.open(frames[0]) as first:
-        scale = min(1.0, max_side / max(first.size))
-        size = (max(1, round(first.width * scale)), max(1, round(first.height * scale)))
-    font = _font(12, bold=True)
-    images = []
-    for frame in frames:
-        with Image.open(frame) as opened:
-            rgb = opened.convert("RGB")
-        picture = ImageOps.pad(rgb, size, method=Image.Resampling.BILINEAR, color=BACKGROUND)
-        step = int(frame.stem.removeprefix("step-"))
-        label = "start" if step == 0 else f"step {step}"
-        draw = ImageDraw.Draw(picture)
-        label_width = draw.textlength(label, font=font)
-        draw.rectangle((0, 0, label_width + 10, 18), fill=(16, 16, 16))
-        draw.text((5, 9), label, fill=MARKER, font=font, anchor="lm")
-        # a per-frame octree palette: half the time of the median cut Pillow would apply on save
-        images.append(picture.quantize(256, method=Image.Quantize.FASTOCTREE))
-    frame_ms = round(1000 / fps)
-    durations = [frame_ms] * (len(images) - 1) + [max(frame_ms, FINAL_FRAME_MS)]
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    images[0].save(out, save_all=True, append_images=images[1:], duration=durations, loop=0)
-    return out

@@ -1,0 +1,162 @@
+"""The plugin's settings in one leaf module: the option/ini table, ``Settings``, the stash keys and the output path.
+
+Every other module that needs a setting, a stash key or the output folder takes it from here; this module
+imports nothing of the package but the data modules, so importing it costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .files import SCREENSHOT_MODES, ScreenshotMode
+from .geometry import parse_size
+
+if TYPE_CHECKING:
+    from .verdict import Verdict
+
+SKIP_REASON = "playtest tests are skipped without --playtest (pass --playtest to run them)"
+DEFAULT_OUTPUT = "playtest-results"
+#: Plugin names under which the benchmark collector and the report hooks are registered.
+BENCHMARK_PLUGIN = "playtest-benchmark"
+REPORT_PLUGIN = "playtest-report"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command line option and its ini twin (same name, underscores)."""
+
+    flag: str
+    help: str
+    default: str | None
+
+    @property
+    def ini(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("--playtest-size", "size of the virtual display, WIDTHxHEIGHT", "1024x768"),
+    Option("--playtest-display", "use this running X display (:N) instead of starting Xvfb", None),
+    Option("--playtest-output", "folder for per-test artifacts", DEFAULT_OUTPUT),
+    Option("--playtest-policy", "default policy: heuristic, random, llm, replay", "heuristic"),
+    Option("--playtest-max-steps", "default bound on actions per run", "50"),
+    Option("--playtest-timeout", "default bound on seconds per run", "60"),
+    Option("--playtest-screenshots", "keep screenshots: on, off or only-on-failure", "on"),
+    Option("--playtest-samples",
+           "benchmark samples file (JSONL) for tasks.jsonl suites; without it each task's own code is the sample",
+           None),
+    Option("--playtest-k", "benchmark: comma-separated k values for Exec@k, Pass@k, Play@k", "1"),
+    Option("--playtest-results", "benchmark: write the metrics to this JSON file", None),
+    Option("--playtest-model", "model name for policy llm", None),
+    Option("--playtest-base-url", "OpenAI-compatible endpoint for policy llm (else OPENAI_BASE_URL)", None),
+    Option("--playtest-replay",
+           "replay recorded runs from this folder (a recording's output root or one test's folder)", None),
+)
+
+# -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
+#: The process's displays and OCR engine, made in pytest_configure when playtests are enabled.
+RUNTIME_KEY = pytest.StashKey["Runtime"]()
+#: The Verdicts of every ``playtest.run()`` of a test, in order; the fixture appends, the report reads.
+VERDICTS_KEY = pytest.StashKey[list["Verdict"]]()
+#: Benchmark results (the ``--playtest-results`` dict) for the HTML summary; the benchmark puts them there.
+METRICS_KEY = pytest.StashKey[dict[str, Any]]()
+#: A test's record of the inputs it sent by hand: called with whether the test failed, it writes the
+#: steps' frames and storyboard and returns their folder (None when there is nothing to keep).
+HAND_RECORD_KEY = pytest.StashKey[Callable[[bool], "Path | None"]]()
+
+
+def setting(config: pytest.Config, ini: str) -> Any:
+    """An option's value: the command line, else the ini file, else the default."""
+    value = config.getoption(ini, default=None)
+    if value is not None:
+        return value
+    try:
+        return config.getini(ini)
+    except ValueError:  # the ini key is not registered: the plugin is not loaded
+        return None
+
+
+def enabled(config: pytest.Config) -> bool:
+    """Whether playtests run in this session (``--playtest`` or ini ``playtest = true``)."""
+    flag = config.getoption("playtest", default=None)
+    if flag is not None:
+        return bool(flag)
+    try:
+        return bool(config.getini("playtest"))
+    except ValueError:
+        return False
+
+
+def output_root(config: pytest.Config) -> Path:
+    """The output root: ``--playtest-output``, else ini ``playtest_output``, else ``playtest-results``.
+
+    Relative paths are taken from the directory pytest was invoked in, as for ``--html`` and ``--junitxml``,
+    so the controller and every xdist worker agree on it.
+    """
+    return config.invocation_params.dir / Path(setting(config, "playtest_output") or DEFAULT_OUTPUT)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The session-wide defaults, from command line options and ini values."""
+
+    size: tuple[int, int]
+    display: str | None
+    output: Path
+    policy: str
+    max_steps: int
+    timeout: float
+    screenshots: ScreenshotMode
+    record: bool
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> Settings:
+        """Read and check every setting; a bad value is a UsageError naming the option and its ini twin."""
+        replay = setting(config, "playtest_replay")
+        options = {name: value for name, value in (("model", setting(config, "playtest_model")),
+                                                   ("base_url", setting(config, "playtest_base_url")),
+                                                   ("replay", replay)) if value}
+        policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
+        return cls(
+            size=_checked(config, "playtest_size", parse_size),
+            display=setting(config, "playtest_display") or None,
+            output=output_root(config),
+            policy=str(policy or setting(config, "playtest_policy")),
+            max_steps=_checked(config, "playtest_max_steps", _positive(int)),
+            timeout=_checked(config, "playtest_timeout", _positive(float)),
+            screenshots=_checked(config, "playtest_screenshots", _screenshot_mode),
+            record=bool(setting(config, "playtest_record")),
+            options=options,
+        )
+
+
+def _checked(config: pytest.Config, name: str, convert: Callable[[Any], Any]) -> Any:
+    raw = setting(config, name)
+    try:
+        return convert(raw)
+    except (TypeError, ValueError) as exc:
+        option = "--" + name.replace("_", "-")
+        raise pytest.UsageError(f"{option} / ini {name}: {exc}") from None
+
+
+def _positive(kind: Callable[[Any], float]) -> Callable[[Any], Any]:
+    def convert(raw: Any) -> Any:
+        value = kind(raw)
+        if value <= 0:
+            raise ValueError(f"must be positive, got {raw!r}")
+        return value
+
+    return convert
+
+
+def _screenshot_mode(raw: Any) -> ScreenshotMode:
+    for mode in SCREENSHOT_MODES:
+        if raw == mode:
+            return mode
+    raise ValueError(f"must be one of {', '.join(SCREENSHOT_MODES)}, got {raw!r}")

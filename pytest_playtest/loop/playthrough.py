@@ -1,0 +1,439 @@
+"""The playtest loop: observe → decide → act → check, until the goal, a bug, or a bound.
+
+OCR never runs on the loop's hot path unless a policy asks for it: a background reader OCRs the most
+recent new frame for the expectations, and the last frame is read once at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from ..actions import POINTER_KINDS, Action, ActionError
+from ..files import FRAMES_DIR, ScreenshotMode
+from ..policies import make_policy
+from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..runtime.app import App, AppError
+from ..runtime.display import Display, DisplayError
+from ..runtime.executor import Executor
+from ..runtime.screen import Change, Screen, difference, frame_hash
+from ..trajectory import Step, Trajectory
+from ..verdict import Finding, Status, Verdict
+from ..vision import Vision
+from .oracles import Oracles
+from .spec import Pacing, RunResult, RunSpec
+from .workers import FrameWriter, TextReader
+
+STARTUP_TIMEOUT = 20.0
+
+
+def run_session(
+    spec: RunSpec,
+    *,
+    display: Display,
+    vision: Vision,
+    config: Any = None,
+    artifacts: Path | None = None,
+    screenshots: ScreenshotMode = "on",
+    default_cwd: Path | None = None,
+) -> RunResult:
+    """Run one playtest and return its result; never raises for the app's faults or infrastructure."""
+    started = time.monotonic()
+    steps: list[Step] = []
+    app: App | None = None
+    try:
+        app = App(spec.app, display, cwd=spec.cwd or _default_cwd(spec.app, default_cwd), env=spec.env).start()
+        playthrough = Playthrough(spec, app, vision, config=config, artifacts=artifacts, screenshots=screenshots,
+                                  started=started)
+        steps = playthrough.steps
+        return playthrough.run()
+    except (AppError, DisplayError, PolicyError) as exc:
+        verdict = Verdict(status="error", error=str(exc), steps=len(steps), policy=spec.policy,
+                          duration=time.monotonic() - started)
+        return RunResult(verdict, steps, *_outputs(app))
+    finally:
+        if app is not None:
+            app.terminate()
+
+
+def _default_cwd(app: str | list[str] | None, fallback: Path | None) -> Path | None:
+    if isinstance(app, str) and app.endswith(".py"):
+        return Path(app).parent
+    return fallback
+
+
+def _outputs(app: App | None) -> tuple[str, str]:
+    if app is None:
+        return "", ""
+    return app.text_output("stdout"), app.text_output("stderr")
+
+
+StopReason = Literal["exit", "freeze", "goal", "expectation", "finish"]
+
+
+class Playthrough:
+    """One run of one app: observe → decide → act → check, then finish into a RunResult.
+
+    The state of the run lives here (steps, the previous frame, tokens, why it stopped); the oracles judge
+    what happened, the policy decides what to do, the executor acts.
+    """
+
+    def __init__(self, spec: RunSpec, app: App, vision: Vision, *, config: Any, artifacts: Path | None,
+                 screenshots: ScreenshotMode, started: float) -> None:
+        self.spec, self.app, self.vision, self.config = spec, app, vision, config
+        self.artifacts = artifacts
+        self.started, self.deadline = started, started + spec.timeout
+        self.pacing = spec.pacing
+        self.oracles = Oracles(app, spec.expect, spec.oracles)
+        self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
+        self.steps: list[Step] = []
+        self.tokens = 0
+        self.stopped_by: StopReason | None = None
+        self.judged: list[Finding] = []  # the policy's own "fail" verdicts
+        self.policy: Policy | None = None
+        self.reader: TextReader | None = None
+        self.screen: Screen | None = None
+        self.executor: Executor | None = None
+        self.previous: np.ndarray | None = None
+
+    # -- the run ----------------------------------------------------------------------------------------
+    def run(self) -> RunResult:
+        """Play until the goal, a bug or a bound; never raises for the app's faults."""
+        startup = min(STARTUP_TIMEOUT, self.spec.timeout)
+        if not self.app.wait_for_window(timeout=startup):
+            self.oracles.check_output(0)
+            if not self.oracles.check_exit(0):
+                raise AppError(f"the app showed no window within {startup:g}s")
+            self.stopped_by = "exit"
+            return self.finish()
+        self.screen = Screen(self.app.display, self.app)
+        self.executor = Executor(self.app.display, self.app)
+        if self.oracles.expectations.needs_text:
+            self.reader = TextReader(self.vision, self.oracles.expectations.observe_text)
+        try:
+            if not self._first_look():
+                return self.finish()
+            while len(self.steps) < self.spec.max_steps and time.monotonic() < self.deadline:
+                if not self.step():
+                    break
+            self._wind_down()
+            return self.finish(bounded=self.stopped_by is None)
+        except PolicyError as exc:
+            return self.finish(error=str(exc))
+        finally:
+            self.close()
+
+    def step(self) -> bool:
+        """One observe → decide → act → check; False when the run is over."""
+        now = time.monotonic()
+        frame = self.observe(now)
+        if frame is None:
+            return self.stopped_by is None
+        if self.check(now):
+            return False
+        step = self.decide(frame, now)
+        if step.action.kind == "finish":
+            self._finish_step(step)
+            return False
+        self.act(step, frame)
+        return self.stopped_by is None
+
+    def observe(self, now: float) -> np.ndarray | None:
+        """The window now, offered to the background reader; None when there is no window to look at."""
+        assert self.screen is not None and self.previous is not None
+        try:
+            frame = self.screen.screenshot()
+        except AppError:
+            self._window_lost(len(self.steps))
+            return None
+        self.oracles.observe_idle(bool(difference(self.previous, frame)), now)
+        if self.reader:
+            self.reader.offer(frame, self.screen.last_hash, len(self.steps))
+        return frame
+
+    def check(self, now: float) -> bool:
+        """The oracles that need no input: output, exit, freeze, and whether the expectations end the run."""
+        oracles, done = self.oracles, len(self.steps)
+        oracles.check_output(done)
+        if oracles.check_exit(done):
+            self.stopped_by = "exit"
+        elif oracles.check_freeze(done, now):
+            self.stopped_by = "freeze"
+        elif self.spec.strategy == "goal" and self.reader and oracles.expectations.goal_met(self.reader.text):
+            self.stopped_by = "goal"
+        elif oracles.expectations.violated:  # a forbidden text was seen: the bug is found
+            self.stopped_by = "expectation"
+        return self.stopped_by is not None
+
+    def decide(self, frame: np.ndarray, now: float) -> Step:
+        """Ask the policy (or retry a suspect target in a new state) and record the step it chose."""
+        assert self.screen is not None and self.policy is not None
+        key = self.screen.last_hash
+        seen_text = self.reader.text if self.reader else ""
+        observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
+                                  elapsed=now - self.started, history=self.steps, vision=self.vision,
+                                  seen_text=seen_text)
+        retry = self.oracles.retry_target(key)
+        decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
+        self.tokens += decision.tokens
+        step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
+                    started=now - self.started, note=decision.note, window=observation.size, text=seen_text)
+        self.steps.append(step)
+        return step
+
+    def act(self, step: Step, frame: np.ndarray) -> None:
+        """Perform the step's action, wait for its effect, and let the oracles and the policy judge it."""
+        assert self.screen is not None and self.policy is not None
+        key = self.screen.last_hash
+        state = key  # the frame the effect is judged against, and its hash
+        try:
+            frame, state = self._hover(frame, key, step.action)
+            self._executor().perform(step.action)
+        except (ActionError, AppError) as exc:
+            step.error = str(exc)
+        try:
+            after, change, on_widget = self._effect(frame, key, step.action)
+        except AppError:
+            if self._window_lost(step.index):
+                return
+            after = self.screen.screenshot()
+            change, on_widget = difference(frame, after), False
+        step.after_hash = self.screen.last_hash
+        step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
+        step.duration = time.monotonic() - self.started - step.started
+        if self.frames:
+            step.screenshot = self.frames.write(step.index, after)
+        self.oracles.after_step(step, on_widget, time.monotonic(), state=state)
+        if self.oracles.frozen:
+            self.stopped_by = "freeze"
+        self.policy.record(step)
+        self.previous = after
+        step.findings.extend(dict.fromkeys(f.kind for f in self.oracles.findings
+                                           if f.step == step.index and f.kind not in step.findings))
+
+    def finish(self, *, bounded: bool = False, error: str | None = None) -> RunResult:
+        """The verdict: findings of the oracles, the expectations and the policy; artifacts closed."""
+        if self.frames:
+            self.frames.close()
+        if self.reader:
+            self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
+        findings = [*self.oracles.findings, *self.judged]
+        exit_code = self.app.poll()
+        if error is None:
+            final_text = _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""
+            findings.extend(self.oracles.expectations.findings(final_text, exit_code, len(self.steps)))
+            if bounded and self.spec.strategy == "goal" and self._judges_goal() and not findings:
+                findings.append(Finding("timeout", f"the goal was not reached within {self.spec.max_steps} steps "
+                                                   f"/ {self.spec.timeout:g}s", step=len(self.steps)))
+        status: Status = "error" if error else ("fail" if findings else "pass")
+        verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
+                          policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
+                          error=error, artifacts=self.frames.folder.parent if self.frames else None)
+        verdict.notes.extend(self.policy.notes if self.policy is not None else [])
+        if self.spec.record and self.artifacts is not None:
+            self._record()
+        stdout, stderr = _outputs(self.app)
+        return RunResult(verdict, self.steps, stdout, stderr, self.frames.folder if self.frames else None)
+
+    def close(self) -> None:
+        if self.frames:
+            self.frames.close()
+        if self.reader:
+            self.reader.close()
+        if self.screen:
+            self.screen.close()
+        if self.policy is not None:
+            self.policy.close()
+
+    # -- parts of the run ---------------------------------------------------------------------------------
+    def _first_look(self) -> bool:
+        """Wait for the first paint, watch the untouched app, and make the policy; False if it exited."""
+        assert self.screen is not None
+        first = self._painted(min(5.0, self.spec.timeout))
+        if first is None:
+            return False
+        painted, frame = first
+        if self.frames:
+            self.frames.write(0, painted)
+        context = PolicyContext(
+            strategy=self.spec.strategy, goal=self.spec.goal, expectations=self.spec.expect, seed=self.spec.seed,
+            max_steps=self.spec.max_steps, timeout=self.spec.timeout, window=(frame.shape[1], frame.shape[0]),
+            options=self.spec.options, artifacts=self.artifacts,
+        )
+        self.policy = make_policy(self.spec.policy, context, self.config)
+        self.previous = frame
+        return True
+
+    def _painted(self, timeout: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """The first painted frame and the frame after watching the untouched app; None if it exited.
+
+        Some apps replace their first window while they set up (SDL may recreate it): then the new one is
+        looked at once more.
+        """
+        assert self.screen is not None
+        for attempt in range(2):
+            try:
+                painted = self.screen.wait_until_painted(timeout=timeout)
+                return painted, _watch_animation(self.screen, painted, self.oracles, self.pacing.animation_probe)
+            except AppError:
+                if self._window_lost(0):
+                    return None
+                if attempt:
+                    raise
+        return None
+
+    def _wind_down(self) -> None:
+        """After the last step: watch a still animating app for a freeze, read the last frame."""
+        assert self.screen is not None and self.previous is not None
+        done = len(self.steps)
+        if self.oracles.animating and self.stopped_by is None and not self.oracles.check_exit(done):
+            _watch_stillness(self.screen, self.previous, self.oracles, done)
+        if self.reader:
+            self.reader.offer(self.previous, frame_hash(self.previous), done)
+        self.oracles.check_output(done)
+        self.oracles.check_exit(done)
+
+    def _finish_step(self, step: Step) -> None:
+        """The policy ended the run with its own verdict."""
+        step.after_hash = step.before_hash
+        if step.action.verdict == "fail":
+            reason = step.action.reason or "the tester judged the behaviour wrong"
+            self.judged.append(Finding("judge", reason, step=step.index))
+        self.stopped_by = "finish"
+
+    def _effect(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, Change, bool]:
+        """The frame after an action, how it differs, and whether a click on a widget showed nothing."""
+        assert self.screen is not None
+        after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating)
+        change = difference(frame, after)
+        # an unchanged frame of an animating app means nothing: no widget is judged there
+        on_widget = not change and not self.oracles.animating and _on_widget(action, frame, key, self.vision)
+        if on_widget:
+            change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm)
+            after = self.screen.last
+            on_widget = not change
+        return after, change, on_widget
+
+    def _hover(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, str]:
+        """The frame (and its hash) to compare the action's effect against, with the pointer already on the
+        target.
+
+        Toolkits highlight what the pointer rests on; without this, a dead button "reacts" to its click.
+        (An animating app changes anyway, so there is nothing to gain there.)
+        """
+        assert self.screen is not None
+        if self.oracles.animating or action.kind not in POINTER_KINDS or action.target is None:
+            return frame, key
+        self._executor().hover(*action.target)
+        if self.screen.wait_for_change(frame, timeout=self.pacing.hover, interval=0.003):
+            return self.screen.last, self.screen.last_hash
+        return frame, key
+
+    def _executor(self) -> Executor:
+        assert self.executor is not None
+        return self.executor
+
+    def _window_lost(self, step: int) -> bool:
+        """The window vanished: True when the app exited (judged by the exit oracle).
+
+        An app that is still running may have replaced its window (pygame's set_mode does): the new one
+        is looked up, and only if there is none does the error stand.
+        """
+        self.app.wait(2.0)
+        self.oracles.check_output(step)
+        if self.oracles.check_exit(step):
+            self.stopped_by = "exit"
+            return True
+        if self.app.wait_for_window(timeout=2.0):
+            return False
+        raise AppError("the app is running but its window is gone")
+
+    def _judges_goal(self) -> bool:
+        return self.policy is not None and self.policy.judges_goal
+
+    def _record(self) -> None:
+        assert self.artifacts is not None
+        steps = self.steps
+        header = {"app": self.spec.app, "policy": self.spec.policy, "strategy": self.spec.strategy,
+                  "goal": self.spec.goal, "seed": self.spec.seed, "window": list(steps[0].window) if steps else None}
+        Trajectory(header, steps).write(self.artifacts)
+
+
+def _watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, seconds: float) -> np.ndarray:
+    """Watch the untouched app for a moment: an app that redraws by itself is animating."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        latest = screen.screenshot()
+        oracles.observe_idle(bool(difference(frame, latest)), time.monotonic())
+        frame = latest
+    return frame
+
+
+def _watch_stillness(screen: Screen, frame: np.ndarray, oracles: Oracles, step: int) -> None:
+    """The bounds ran out while an animating app stands still: watch it without input until it moves
+    again or ``freeze_after`` has passed since its last change, so a fast run cannot end before a freeze
+    can be told from a pause."""
+    while oracles.still_for(time.monotonic()) < oracles.settings.freeze_after:
+        time.sleep(0.02)
+        try:
+            latest = screen.screenshot()
+        except AppError:
+            return
+        if difference(frame, latest):
+            oracles.observe_idle(True, time.monotonic())
+            return
+    oracles.check_freeze(step, time.monotonic())
+
+
+def _retry_decision(target: tuple[int, int]) -> Decision:
+    return Decision(Action.click(*target), note="retry: confirm an input that had no visible effect")
+
+
+def _settle(screen: Screen, before: np.ndarray, action: Action, pacing: Pacing,
+            deadline: float, animating: bool) -> np.ndarray:
+    """The frame after an action: the first changed frame, or the same one after ``settle`` seconds.
+
+    An animating app changes on its own, so waiting for a change tells nothing there: the loop takes the
+    frame as it is and goes on at its own pace, not at the app's frame rate.
+    """
+    if action.kind == "wait" or animating:
+        return screen.screenshot()
+    timeout = min(pacing.settle, max(deadline - time.monotonic(), 0.0))
+    if screen.wait_for_change(before, timeout=timeout, interval=0.003):
+        _until_still(screen, pacing.repaint, limit=timeout)
+    return screen.last
+
+
+def _until_still(screen: Screen, still: float, *, limit: float) -> None:
+    """Poll until the window has stayed the same for ``still`` seconds (at most ``limit`` seconds)."""
+    latest, since = screen.last, time.monotonic()
+    deadline = since + limit
+    while time.monotonic() - since < still and time.monotonic() < deadline:
+        time.sleep(0.003)
+        if difference(latest, screen.screenshot()):
+            latest, since = screen.last, time.monotonic()
+
+
+def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision) -> bool:
+    target = action.target
+    if target is None or action.kind not in ("click", "double_click"):
+        return False
+    return any(w.kind in ("button", "field") and w.box.contains(*target) for w in vision.widgets(frame, key=key))
+
+
+def _final_text(app: App, vision: Vision) -> str:
+    """The text of the last frame (the app may have exited: then nothing is on screen)."""
+    if not (app.has_window and app.alive):
+        return ""
+    screen = Screen(app.display, app)
+    try:
+        frame = screen.screenshot()
+        return vision.text(frame, key=screen.last_hash)
+    except AppError:
+        return ""
+    finally:
+        screen.close()

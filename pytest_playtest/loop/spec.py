@@ -1,0 +1,210 @@
+"""What a run is asked to do: the marker and run() arguments, checked, with the session defaults filled in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, Protocol, get_args
+
+from .. import expect as expect_module
+from ..geometry import parse_size
+from ..trajectory import Step
+from ..verdict import Verdict
+from .oracles import OracleSettings
+
+Strategy = Literal["goal", "coverage"]
+STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
+
+
+class SpecError(ValueError):
+    """A marker or run() argument that is wrong; the message names the test and the argument."""
+
+
+class _BadArgument(ValueError):
+    """One argument is wrong: the message says why; from_kwargs adds where and which."""
+
+
+@dataclass
+class Pacing:
+    """How the loop paces itself around each input (seconds); set with the ``oracles=`` argument too."""
+
+    #: the app is watched without input after its first paint, to learn whether it animates
+    animation_probe: float = 0.3
+    #: wait this long for a visible reaction after an input
+    settle: float = 0.25
+    #: after the first visible reaction, the window must stay the same this long for the drawing to be
+    #: complete (a reaction drawn in two passes is one effect, not one and a stray change of the next step)
+    repaint: float = 0.015
+    #: a pointer rests on its target this long before the "before" frame is taken (hover highlights)
+    hover: float = 0.03
+    #: extra time granted to a widget click that showed nothing within ``settle`` (a slow repaint under
+    #: load is not a dead button)
+    confirm: float = 0.5
+
+
+class Defaults(Protocol):
+    """The session-wide defaults a spec starts from (``config.Settings`` is one; ``record`` is optional)."""
+
+    @property
+    def policy(self) -> str: ...
+    @property
+    def max_steps(self) -> int: ...
+    @property
+    def timeout(self) -> float: ...
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+
+@dataclass
+class RunSpec:
+    """Everything a run needs, from the marker, run() arguments and the session defaults."""
+
+    app: str | list[str] = ""
+    strategy: Strategy = "coverage"
+    goal: str = ""
+    expect: list[expect_module.Expectation] = field(default_factory=list)
+    max_steps: int = 50
+    timeout: float = 60.0
+    policy: str = "heuristic"
+    size: tuple[int, int] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    seed: int = 0
+    record: bool = False
+    oracles: OracleSettings = field(default_factory=OracleSettings)
+    pacing: Pacing = field(default_factory=Pacing)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_kwargs(cls, kwargs: Mapping[str, Any], *, defaults: Defaults, where: str) -> RunSpec:
+        """Validate marker/run() arguments; ``defaults`` supplies policy, max_steps, timeout, record, options."""
+        known = {f.name for f in fields(cls)} - {"pacing"}
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise SpecError(f"{where}: unknown playtest argument(s) {', '.join(unknown)}; "
+                            f"known: {', '.join(sorted(known))}")
+        spec = cls(policy=defaults.policy, max_steps=defaults.max_steps, timeout=defaults.timeout,
+                   options=dict(defaults.options), record=bool(getattr(defaults, "record", False)))
+        arguments = {"app": None, **kwargs}
+        for name, value in arguments.items():
+            try:
+                _ARGUMENTS[name](spec, value, arguments)
+            except _BadArgument as exc:
+                raise SpecError(f"{where}: playtest argument {name}={value!r}: {exc}") from None
+        return spec
+
+
+@dataclass
+class RunResult:
+    """A finished run: the verdict and what the reports are made of."""
+
+    verdict: Verdict
+    steps: list[Step]
+    stdout: str = ""
+    stderr: str = ""
+    frames: Path | None = None
+
+
+# -- one checker per argument: each sets its field on the spec or raises _BadArgument -----------------------
+_Checker = Callable[[RunSpec, Any, Mapping[str, Any]], None]
+
+
+def _app(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    if value is None:
+        raise _BadArgument("an app to test is required (a .py path or an argv list)")
+    if isinstance(value, str | Path) and str(value).strip():
+        spec.app = str(value)
+    elif isinstance(value, Sequence) and not isinstance(value, str) and value and all(
+            isinstance(part, str | Path) for part in value):
+        spec.app = [str(part) for part in value]
+    else:
+        raise _BadArgument("must be a .py path or a non-empty list of strings")
+
+
+def _goal(spec: RunSpec, value: Any, arguments: Mapping[str, Any]) -> None:
+    spec.goal = str(value or "")
+    if "strategy" not in arguments:
+        spec.strategy = "goal" if spec.goal else "coverage"
+
+
+def _strategy(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    for strategy in STRATEGIES:
+        if value == strategy:
+            spec.strategy = strategy
+            return
+    raise _BadArgument(f"must be one of {', '.join(STRATEGIES)}")
+
+
+def _expect(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    try:
+        spec.expect = expect_module.parse_list(value)
+    except expect_module.ExpectationError as exc:
+        raise _BadArgument(str(exc)) from None
+
+
+def _number(name: str, kind: type[int] | type[float], *, positive: bool) -> _Checker:
+    def check(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and int(value) != value):
+            raise _BadArgument(f"must be a{'n integer' if kind is int else ' number'}")
+        if positive and value <= 0:
+            raise _BadArgument("must be positive")
+        setattr(spec, name, kind(value))
+
+    return check
+
+
+def _policy(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    if not isinstance(value, str):
+        raise _BadArgument("must be a policy name")
+    spec.policy = value
+
+
+def _size(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    try:
+        spec.size = None if value is None else parse_size(value)
+    except ValueError as exc:
+        raise _BadArgument(str(exc)) from None
+
+
+def _env(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    env = value or {}
+    if not isinstance(env, Mapping) or not all(isinstance(k, str) for k in env):
+        raise _BadArgument("must be a mapping of variable names to values")
+    spec.env = {k: str(v) for k, v in env.items()}
+
+
+def _record(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    spec.record = bool(value)
+
+
+def _cwd(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    spec.cwd = None if value is None else str(value)
+
+
+def _oracles(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    """Oracle thresholds and loop pacing share the documented ``oracles=`` argument."""
+    if isinstance(value, OracleSettings):
+        spec.oracles = value
+        return
+    if not isinstance(value, Mapping):
+        raise _BadArgument("must be a mapping of threshold names to values")
+    pacing_names = {f.name for f in fields(Pacing)}
+    try:
+        spec.oracles = OracleSettings(**{k: v for k, v in value.items() if k not in pacing_names})
+        spec.pacing = Pacing(**{k: v for k, v in value.items() if k in pacing_names})
+    except TypeError as exc:
+        raise _BadArgument(str(exc)) from None
+
+
+def _options(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    if isinstance(value, Mapping):
+        spec.options.update(value)
+
+
+_ARGUMENTS: dict[str, _Checker] = {
+    "app": _app, "goal": _goal, "strategy": _strategy, "expect": _expect,
+    "max_steps": _number("max_steps", int, positive=True), "timeout": _number("timeout", float, positive=True),
+    "seed": _number("seed", int, positive=False), "policy": _policy, "size": _size, "env": _env,
+    "record": _record, "cwd": _cwd, "oracles": _oracles, "options": _options,
+}

@@ -1,0 +1,69 @@
+"""One run pipeline for every playtest: the process's displays and OCR, a run, and its artifacts.
+
+The fixture's ``run()`` and the benchmark's play stage both go through ``Runtime.play``, so a playtest
+written by hand and a benchmark sample are launched, judged and reported the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .loop.playthrough import run_session
+from .loop.spec import RunResult, RunSpec
+from .report.artifacts import finalize_artifacts
+from .runtime.display import Display, DisplayError
+from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .vision import Vision
+
+
+class Runtime:
+    """What one test process shares between its playtests: the displays and the OCR engine."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._displays: dict[tuple[int, int], Display] = {}
+        self._vision: Vision | None = None
+
+    def display(self, size: tuple[int, int] | None = None) -> Display:
+        """The process's display of that size, started on first use (a private one for odd sizes)."""
+        size = size or self.settings.size
+        if size not in self._displays:
+            existing = self.settings.display if size == self.settings.size else None
+            self._displays[size] = Display(size, existing=existing)
+        display = self._displays[size]
+        display.start()
+        return display
+
+    @property
+    def vision(self) -> Vision:
+        if self._vision is None:
+            from .vision import Vision  # OpenCV and the OCR engine load with the first run
+
+            self._vision = Vision()
+        return self._vision
+
+    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path, config: Any = None) -> RunResult:
+        """Run one playtest and write its artifacts; never raises for the app's faults or infrastructure.
+
+        ``config`` (the pytest config, when there is one) lets plugins supply policies.
+        """
+        screenshots = self.settings.screenshots
+        try:
+            display = self.display(spec.size)
+        except DisplayError as exc:
+            result = RunResult(Verdict(status="error", error=str(exc), policy=spec.policy), [])
+        else:
+            result = run_session(spec, display=display, vision=self.vision, config=config, artifacts=artifacts,
+                                 screenshots=screenshots, default_cwd=default_cwd)
+        finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,
+                           screenshots=screenshots)
+        return result
+
+    def close(self) -> None:
+        for display in self._displays.values():
+            display.stop()
+        self._displays.clear()
