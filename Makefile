@@ -33,8 +33,7 @@ demo: setup
 	mkdir -p reports
 	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider --html=reports/playtest.html --self-contained-html
 
-test: setup
-	$(BIN)/ruff check .
+test: lint
 	$(BIN)/pytest -n 2 tests
 	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider -q
 
@@ -43,6 +42,7 @@ bench: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) playtest-results reports .pytest_cache

@@ -17,6 +17,7 @@ from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
 
 if TYPE_CHECKING:
+    from .pipeline import Runtime
     from .verdict import Verdict
 
 SKIP_REASON = "playtest tests are skipped without --playtest (pass --playtest to run them)"
@@ -60,14 +61,14 @@ OPTIONS: tuple[Option, ...] = (
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
 #: The process's displays and OCR engine, made in pytest_configure when playtests are enabled.
-RUNTIME_KEY = pytest.StashKey["Runtime"]()
+RUNTIME_KEY: pytest.StashKey[Runtime] = pytest.StashKey()
 #: The Verdicts of every ``playtest.run()`` of a test, in order; the fixture appends, the report reads.
-VERDICTS_KEY = pytest.StashKey[list["Verdict"]]()
+VERDICTS_KEY: pytest.StashKey[list[Verdict]] = pytest.StashKey()
 #: Benchmark results (the ``--playtest-results`` dict) for the HTML summary; the benchmark puts them there.
-METRICS_KEY = pytest.StashKey[dict[str, Any]]()
+METRICS_KEY: pytest.StashKey[dict[str, Any]] = pytest.StashKey()
 #: A test's record of the inputs it sent by hand: called with whether the test failed, it writes the
 #: steps' frames and storyboard and returns their folder (None when there is nothing to keep).
-HAND_RECORD_KEY = pytest.StashKey[Callable[[bool], "Path | None"]]()
+HAND_RECORD_KEY: pytest.StashKey[Callable[[bool], Path | None]] = pytest.StashKey()
 
 
 def setting(config: pytest.Config, ini: str) -> Any:

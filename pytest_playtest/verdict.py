@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from .files import STORYBOARD_FILE
 
 Status = Literal["pass", "fail", "error"]
-
 #: Every kind a Finding may have, in the order the summary lists them.
-FINDING_KINDS: tuple[str, ...] = (
-    "crash",
-    "exception",
-    "freeze",
-    "unresponsive",
-    "expectation",
-    "judge",
-    "timeout",
-)
+FindingKind = Literal["crash", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout"]
+FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 
 @dataclass
 class Finding:
     """One reason a run failed: what happened, at which step, with a screenshot if one was taken."""
 
-    kind: str
+    kind: FindingKind
     message: str
     step: int | None = None
     screenshot: str | None = None
@@ -80,25 +74,34 @@ class Verdict:
     def first(self, kind: str) -> Finding | None:
         return next((f for f in self.findings if f.kind == kind), None)
 
-    def summary(self) -> str:
-        head = f"playtest {self.status.upper()} after {self.steps} step(s) in {self.duration:.1f}s"
-        extras = [f"policy={self.policy}"] if self.policy else []
-        if self.tokens:
-            extras.append(f"tokens={self.tokens}")
-        if self.exit_code is not None:
-            extras.append(f"exit code={self.exit_code}")
-        lines = [head + (f" ({', '.join(extras)})" if extras else "")]
-        if self.error:
-            lines.append(f"  error: {self.error}")
+    def summary(self, *, detail_lines: int = 3) -> str:
+        """The verdict in a few lines: the outcome, each finding with its step and the last ``detail_lines``
+        of its evidence, notes, and where to look. The terminal report and assertion messages both use it."""
+        head = f"playtest {self.status.upper()} after {self.steps} step(s)"
+        if self.policy:
+            head += f" (policy {self.policy})"
+        if self.findings:
+            head += ": " + ", ".join(self.kinds())
+        lines = [head]
+        if self.status == "error":
+            lines.append(f"  harness error (not the app's fault): {self.error or 'unknown'}")
         for finding in self.findings:
-            lines.append(f"  - {finding.describe()}")
-            if finding.details:
-                lines.extend(f"      {line}" for line in finding.details.rstrip().splitlines()[-12:])
+            where = f"step {finding.step}" if finding.step is not None else "end of run"
+            lines.append(f"  {where}: [{finding.kind}] {finding.message}")
+            evidence = finding.details.strip().splitlines()[-detail_lines:] if finding.details else []
+            lines.extend(f"      {line.strip()}" for line in evidence)
             if finding.screenshot:
                 lines.append(f"      screenshot: {finding.screenshot}")
         lines.extend(f"  note: {note}" for note in self.notes)
+        facts = [f"{self.duration:.1f}s"] + ([f"{self.tokens} model tokens"] if self.tokens else [])
+        if self.exit_code is not None:
+            facts.append(f"exit code {self.exit_code}")
+        lines.append(f"  took {', '.join(facts)}")
         if self.artifacts:
-            lines.append(f"  artifacts: {self.artifacts}")
+            storyboard = Path(self.artifacts) / STORYBOARD_FILE
+            if storyboard.exists():
+                lines.append(f"  storyboard: {storyboard}")
+            lines.append(f"  artifacts:  {self.artifacts}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+# pytester runs its inner sessions in this process and unloads the modules they imported afterwards;
+# numpy refuses to load twice in one process, so what the plugin imports lazily is loaded here once.
+import pytest_playtest.benchmark.collector  # noqa: F401
+import pytest_playtest.fixture  # noqa: F401
+import pytest_playtest.report.hooks  # noqa: F401
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 

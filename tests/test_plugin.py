@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.conftest import no_display_env
+from tests.conftest import APPS, no_display_env
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -88,3 +88,60 @@ def test_bad_marker_argument_names_it_and_others_run(pytester: pytest.Pytester) 
     result = pytester.runpytest("--playtest")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*unknown playtest argument(s) max_step*"])
+
+
+def test_importing_the_plugin_loads_none_of_the_machinery() -> None:
+    """pytest imports the plugin in every session: it must cost nothing until playtests are enabled."""
+    code = ("import sys, pytest_playtest.plugin\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith(('numpy', 'PIL', 'cv2', 'mss', 'Xlib', "
+            "'pytest_playtest.')))))")
+    result = subprocess.run([sys.executable, "-c", code], env=no_display_env(), capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["pytest_playtest.config", "pytest_playtest.files", "pytest_playtest.geometry",
+                                     "pytest_playtest.hookspecs", "pytest_playtest.plugin"]
+
+
+def test_playtest_is_exported_for_annotations() -> None:
+    from pytest_playtest import Action, Playtest, Verdict, expect
+    from pytest_playtest.fixture import Playtest as FixtureObject
+
+    assert Playtest is FixtureObject
+    assert expect.text("x").kind == "text" and Action.press("a").key == "a" and not Verdict("fail")
+
+
+def test_playtest_defaults_set_arguments_for_a_directory(pytester: pytest.Pytester) -> None:
+    app = pytester.path / "toy.py"
+    app.write_text((APPS / "tk_toy.py").read_text())
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture
+        def playtest_defaults():
+            return {"app": "toy.py", "max_steps": 2, "policy": "random", "seed": 3}
+        """
+    )
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def test_defaults_apply(playtest):
+            verdict = playtest.run()
+            assert verdict.policy == "random" and verdict.steps <= 2, verdict.summary()
+
+        @pytest.mark.playtest(max_steps=1)
+        def test_the_marker_overrides(playtest):
+            assert playtest.marker_kwargs["max_steps"] == 1 and playtest.marker_kwargs["policy"] == "random"
+            assert playtest.run().steps <= 1
+        """
+    )
+    pytester.runpytest("--playtest", "-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_playtest_defaults_must_be_a_dict(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest("import pytest\n\n@pytest.fixture\ndef playtest_defaults():\n    return ['app.py']\n")
+    pytester.makepyfile("def test_x(playtest):\n    pass\n")
+    result = pytester.runpytest("--playtest")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*playtest_defaults fixture must return a dict*"])

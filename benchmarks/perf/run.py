@@ -1,8 +1,9 @@
-"""Speed of the harness on this machine: loop rate, per-test overhead, OCR cost per changed frame.
+"""Speed of the harness on this machine: plugin import cost, loop rate, per-test overhead, OCR per changed frame.
 
 Run with ``make bench`` (or ``.venv/bin/python benchmarks/perf/run.py``). Prints the machine and the
-medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: ≥ 60 heuristic steps/s on a
-pygame game, ≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame.
+medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: a plain pytest run with the
+plugin installed at most 1.05x as long as with ``-p no:playtest``; ≥ 60 heuristic steps/s on a pygame game,
+≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +43,27 @@ def machine() -> dict[str, object]:
                 if line.startswith("model name")), platform.processor())
     return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
             "system": f"{platform.system()} {platform.release()}", "host": platform.node()}
+
+
+def import_cost(pairs: int) -> dict[str, object]:
+    """A one-test pytest run without --playtest, with the plugin and with ``-p no:playtest``, in pairs whose
+    order alternates so drift and caches fall on both sides: the median ratio is what the plugin costs."""
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "test_plain.py").write_text("def test_plain():\n    assert True\n")
+        base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_plain.py"]
+        variants = {"plugin": base, "no_plugin": [*base, "-p", "no:playtest"]}
+        seconds: dict[str, list[float]] = {"plugin": [], "no_plugin": []}
+        for index in range(pairs + 1):
+            order = ("plugin", "no_plugin") if index % 2 else ("no_plugin", "plugin")
+            for name in order:
+                started = time.perf_counter()
+                subprocess.run(variants[name], cwd=folder, check=True, capture_output=True)
+                if index:  # the first pair warms the file system caches
+                    seconds[name].append(time.perf_counter() - started)
+    ratios = [a / b for a, b in zip(seconds["plugin"], seconds["no_plugin"], strict=True)]
+    return {"pairs": pairs, "plugin_ms_median": 1000 * statistics.median(seconds["plugin"]),
+            "no_plugin_ms_median": 1000 * statistics.median(seconds["no_plugin"]),
+            "ratio_median": statistics.median(ratios), "goal_ratio": 1.05}
 
 
 def loop_rate(display: Display, vision: Vision, runs: int, steps: int) -> dict[str, object]:
@@ -163,6 +186,7 @@ def record_2048(display: Display, count: int) -> list[np.ndarray]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=15, help="paired pytest runs for the import cost")
     parser.add_argument("--runs", type=int, default=5, help="heuristic runs for the loop rate")
     parser.add_argument("--steps", type=int, default=200, help="steps per heuristic run")
     parser.add_argument("--tests", type=int, default=20, help="tests for the per-test overhead")
@@ -170,12 +194,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
 
+    imports = import_cost(args.pairs)
     display = Display((1024, 768))
     display.start()
     try:
         vision = Vision()
         results = {
             "machine": machine(),
+            "import": imports,
             "loop": loop_rate(display, vision, args.runs, args.steps),
             "overhead": test_overhead(display, args.tests),
             "ocr": ocr_cost(display, args.frames),
@@ -189,7 +215,11 @@ def main() -> None:
 
 def report(results: dict, out: Path) -> None:
     m, loop, over, ocr = results["machine"], results["loop"], results["overhead"], results["ocr"]
+    imports = results["import"]
     print(f"\nmachine: {m['cpu']}, {m['cores']} cores, {m['system']}, Python {m['python']}")
+    print(f"import    {imports['ratio_median']:7.3f} x        (plain pytest run {imports['plugin_ms_median']:.0f} ms "
+          f"with the plugin, {imports['no_plugin_ms_median']:.0f} ms without, median of {imports['pairs']} pairs)"
+          "   goal <= 1.05")
     print(f"loop      {loop['steps_per_second_median']:7.1f} steps/s  (median of {loop['runs']} runs; "
           f"step {loop['step_ms_median']:.1f} ms)          goal >= 60 steps/s")
     print(f"overhead  {over['overhead_ms_median']:7.1f} ms/test  (test {over['test_ms_median']:.0f} ms - "

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_playtest.expect import Expectation, ExpectationError, parse_list
+from ..expect import Expectation, ExpectationError, parse_list
+from ..loop.spec import STRATEGIES
 
 LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript")
 CATEGORIES: tuple[str, ...] = (
@@ -25,7 +26,6 @@ CATEGORIES: tuple[str, ...] = (
     "desktop-widgets",
     "mmorpg",
 )
-STRATEGIES: tuple[str, ...] = ("goal", "coverage")
 
 TASK_FIELDS: tuple[str, ...] = (
     "task_id",

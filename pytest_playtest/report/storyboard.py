@@ -284,16 +284,9 @@ def _draw_tile(
     first_line = f"step {step.index} · {step.action.label()}" if step else "start (no steps taken)"
     draw.text((text_x, text_y), fit_text(draw, first_line, font, room), fill=TEXT, font=font)
     if step is not None:
-        second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else _effect(step)
+        second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else step.effect
         colour = FINDING_RED if finding_kinds else MUTED
         draw.text((text_x, text_y + 18), fit_text(draw, second_line, font, room), fill=colour, font=font)
-
-
-def _effect(step: Step) -> str:
-    """Step.effect, short enough for a caption."""
-    if step.error:
-        return f"refused: {step.error}"
-    return f"changed {step.changed_fraction:.1%}" if step.changed else "no visible change"
 
 
 def _tile_picture(step: Step | None, frame: Path | None, size: tuple[int, int]) -> Image.Image:

@@ -37,44 +37,51 @@ class Executor:
             raise ActionError(str(exc)) from None
 
     def perform(self, action: Action) -> None:
-        """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed."""
+        """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed.
+
+        The action is valid by construction (``Action.validate``): the fields its kind needs are set.
+        """
         if action.kind == "finish":
             return
         if action.kind == "wait":
             time.sleep(action.seconds)
             return
-        xin = self.display.input()
         try:
             if action.kind in KEY_KINDS:
-                if action.kind == "type_text":
-                    xin.check_keys(*action.text)
-                else:
-                    xin.check_keys(*((action.key,) if action.key else action.keys))
-                self.app.focus()
-            match action.kind:
-                case "click" | "double_click" | "right_click":
-                    x, y = self._absolute(action.x, action.y)
-                    button = "right" if action.kind == "right_click" else "left"
-                    xin.button(x, y, button, clicks=2 if action.kind == "double_click" else 1)
-                case "drag":
-                    start = self._absolute(action.x, action.y)
-                    end = self._absolute(action.x2, action.y2)
-                    xin.drag(*start, *end)
-                case "scroll":
-                    x, y = self._absolute(action.x, action.y)
-                    button = {"left": "scroll_left", "right": "scroll_right"}.get(action.direction,
-                                                                                  action.direction)
-                    xin.button(x, y, button, clicks=action.amount, interval=0.01)
-                case "type_text":
-                    xin.type_text(action.text)
-                case "press":
-                    for i in range(action.times):
-                        if i:
-                            time.sleep(0.03)
-                        xin.press(action.key)
-                case "hotkey":
-                    xin.hotkey(*action.keys)
-                case "hold":
-                    xin.press(action.key, hold=action.seconds)
+                self._keys(action)
+            else:
+                self._pointer(action)
         except InputError as exc:
             raise ActionError(str(exc)) from None
+
+    def _keys(self, action: Action) -> None:
+        xin = self.display.input()
+        text, key = action.text or "", action.key or ""
+        xin.check_keys(*(text if action.kind == "type_text" else (key,) if key else action.keys))
+        self.app.focus()
+        match action.kind:
+            case "type_text":
+                xin.type_text(text)
+            case "press":
+                for i in range(action.times):
+                    if i:
+                        time.sleep(0.03)
+                    xin.press(key)
+            case "hotkey":
+                xin.hotkey(*action.keys)
+            case "hold":
+                xin.press(key, hold=action.seconds)
+
+    def _pointer(self, action: Action) -> None:
+        xin = self.display.input()
+        x, y = self._absolute(action.x or 0, action.y or 0)
+        match action.kind:
+            case "click" | "double_click" | "right_click":
+                button = "right" if action.kind == "right_click" else "left"
+                xin.button(x, y, button, clicks=2 if action.kind == "double_click" else 1)
+            case "drag":
+                xin.drag(x, y, *self._absolute(action.x2 or 0, action.y2 or 0))
+            case "scroll":
+                direction = action.direction or "down"
+                button = {"left": "scroll_left", "right": "scroll_right"}.get(direction, direction)
+                xin.button(x, y, button, clicks=action.amount, interval=0.01)

@@ -1,0 +1,1 @@
+"""What a person looks at after a run: artifacts, storyboard, animation, terminal text, pytest hooks."""
