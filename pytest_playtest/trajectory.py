@@ -17,7 +17,6 @@ from .files import TRAJECTORY_FILE
 FORMAT_VERSION = 1
 
 
-
 @dataclass
 class Step:
     """What one action did: the frame before and after, whether the window changed, what it cost."""
@@ -38,14 +37,19 @@ class Step:
     window: tuple[int, int] = (0, 0)
     error: str | None = None
     findings: list[str] = field(default_factory=list)
+    #: lines of the app's code first reached during this step (None: coverage is not measured)
+    new_lines: int | None = None
+    #: which launch of the app the step acted on (1, then 2... after the app exited normally and was relaunched)
+    launch: int = 1
 
     @property
     def effect(self) -> str:
         if self.error:
             return f"refused: {self.error}"
+        reached = f", {self.new_lines} new line(s) of code" if self.new_lines else ""
         if not self.changed:
-            return "no visible change"
-        return f"window changed ({self.changed_fraction:.1%} of pixels)"
+            return f"no visible change{reached}"
+        return f"window changed ({self.changed_fraction:.1%} of pixels){reached}"
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -10,7 +10,8 @@ from .files import STORYBOARD_FILE
 
 Status = Literal["pass", "fail", "error"]
 #: Every kind a Finding may have, in the order the summary lists them.
-FindingKind = Literal["crash", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout"]
+FindingKind = Literal[
+    "crash", "no_window", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout"]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 

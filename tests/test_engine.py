@@ -135,3 +135,19 @@ def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
 def test_expectations_true_from_the_start_do_not_end_a_goal_run(display: Display, vision: Vision) -> None:
     verdict = play(display, vision, app=TK_TOY, strategy="goal", max_steps=6, expect=[expect.text("Count")]).verdict
     assert verdict.passed and verdict.steps == 6, verdict.summary()
+
+
+@pytest.mark.parametrize("mode", ["title", "slow"])
+def test_a_still_picture_that_handles_input_is_not_a_freeze(display: Display, vision: Vision, mode: str) -> None:
+    """A title screen over a busy loop, and slow frames that leave X events queued for a moment."""
+    verdict = play(display, vision, app=[sys.executable, str(APPS / "still_screens.py"), mode], max_steps=30,
+                   timeout=30).verdict
+    assert verdict.passed, verdict.summary()
+
+
+def test_an_app_that_never_shows_a_window_does_not_pass(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--exit", "0"]).verdict
+    assert verdict.kinds() == ["no_window"], verdict.summary()
+    assert "exiting with 0" in verdict.first("no_window").message
+    expected_exit = play(display, vision, app=[sys.executable, PYGAME_TOY, "--exit", "0"], expect=[expect.exits(0)])
+    assert expected_exit.verdict.passed, expected_exit.verdict.summary()

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..runtime.procfs import cpu_seconds, process_state
+from ..runtime.procfs import process_state
 from ..verdict import Finding
 
 if TYPE_CHECKING:
@@ -38,10 +38,15 @@ class OracleSettings:
     #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
     #: an effect before, and the process is busy or stopped
     probe_inputs: int = 4
-    #: CPU share (of one core) over the probe span that counts as "busy"
+    #: no longer used: CPU use alone never makes a freeze (a title screen over a busy loop is not frozen);
+    #: accepted so existing ``oracles={...}`` arguments keep working
     busy_cpu: float = 0.6
-    #: seconds an X event backlog must persist for a sleeping process to count as hung
-    unread_input_for: float = 0.2
+    #: a backlog of X events the app has not read, unchanged over this many seconds (sampled
+    #: ``unread_samples`` times, no input sent meanwhile), shows the app stopped handling input; a live
+    #: app drains it at its next frame, however slow its frames
+    unread_input_for: float = 1.0
+    #: how many looks at the backlog over ``unread_input_for`` (one look can catch any app mid-frame)
+    unread_samples: int = 4
     #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
     #: (a target that ever had an effect in the run is never unresponsive)
     unresponsive_states: int = 3
@@ -163,11 +168,10 @@ class Oracles:
         self._output_seen = 0
         self._reported_exceptions: set[str] = set()
         self._last_change = time.monotonic()
-        self._cpu_at_last_change = 0.0
         self._idle_changes = 0
         self._no_effect_run: list[Step] = []
         self._effect_kinds: dict[str, int] = {}
-        self._cpu_at_first_no_effect: tuple[float, float] | None = None
+        self._first_no_effect_at: float | None = None
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
@@ -201,6 +205,16 @@ class Oracles:
                     f.kind == "exception" and last_exception_line(f.details.splitlines()) == error)]
             self.findings.append(Finding("crash", message, step=step, details=details))
         return True
+
+    def check_no_window(self) -> None:
+        """The app exited cleanly without ever showing a window: a GUI app that never appeared did not play
+        (an app expected to exit, ``expect.exits()``, is judged by that expectation instead)."""
+        if self.app.poll() != 0 or any(e.kind == "exits" for e in self.expectations.expectations):
+            return
+        output = self.app.text_output().strip().splitlines()
+        said = f"; it printed: {output[-1].strip()}" if output else ""
+        self.findings.append(Finding("no_window", f"the app exited with code 0 without ever showing a window{said}",
+                                     step=0, details="\n".join(output[-20:])))
 
     def check_output(self, step: int) -> None:
         """Tracebacks printed while the app keeps running are exceptions (once per distinct error)."""
@@ -237,34 +251,30 @@ class Oracles:
 
     def _saw_change(self, now: float) -> None:
         self._last_change = now
-        self._cpu_at_last_change = cpu_seconds(self.app.pid) or 0.0
 
-    def _stuck(self, since: float, cpu_then: float, now: float) -> str | None:
-        """Why the process counts as stuck since ``since`` (stopped, busy looping, or not reading its
-        X events while asleep), else None."""
-        state = process_state(self.app.pid)
-        if state in ("T", "t"):
+    def _not_handling_input(self) -> str | None:
+        """Why the app shows it no longer handles input, else None: it is stopped, or X events wait in its
+        connection unread and the backlog stays unchanged for ``unread_input_for`` seconds.
+
+        One look proves nothing (a slow frame leaves events queued for a moment), and neither does CPU use
+        (a title screen over a busy loop): only a backlog that never drains. Each look spawns ``ss``, so
+        after a look found no backlog the next waits ``unread_input_for``.
+        """
+        if process_state(self.app.pid) in ("T", "t"):
             return "stopped"
-        share = ((cpu_seconds(self.app.pid) or cpu_then) - cpu_then) / max(now - since, 1e-3)
-        if share >= self.settings.busy_cpu:
-            return f"busy ({share:.0%} CPU)"
-        return self._not_reading_input()
-
-    def _not_reading_input(self) -> str | None:
-        """A backlog of X events that is still there ``unread_input_for`` seconds later: a responsive app
-        drains its connection within milliseconds, whatever it decides to do with the events.
-
-        Each look spawns ``ss``: after a look found no backlog, the next waits ``unread_input_for``."""
         now = time.monotonic()
         if now - self._input_drained_at < self.settings.unread_input_for:
             return None
-        unread = self.app.unread_display_input()
-        if not unread:
+        backlog = [self.app.unread_display_input()]
+        interval = self.settings.unread_input_for / max(self.settings.unread_samples - 1, 1)
+        while backlog[-1] and len(backlog) < self.settings.unread_samples:
+            time.sleep(interval)
+            backlog.append(self.app.unread_display_input())
+        if not backlog[-1] or len(set(backlog)) > 1 or len(backlog) < self.settings.unread_samples:
             self._input_drained_at = now
             return None
-        time.sleep(self.settings.unread_input_for)
-        unread = self.app.unread_display_input()
-        return f"not reading its input ({unread} bytes of X events left unread)" if unread else None
+        return (f"not reading its input: {backlog[-1]} bytes of X events stayed unread for "
+                f"{self.settings.unread_input_for:g}s")
 
     def check_freeze(self, step: int, now: float) -> bool:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.
@@ -274,11 +284,11 @@ class Oracles:
         """
         if not self.animating or now - self._last_change < self.settings.freeze_after:
             return False
-        why = self._stuck(self._last_change, self._cpu_at_last_change, now)
+        why = self._not_handling_input()
         if why is None:
             return False
         self._add_freeze(step, f"the app was animating; its window has not changed for "
-                               f"{now - self._last_change:.1f}s while the process was {why}")
+                               f"{now - self._last_change:.1f}s and it is {why}")
         return True
 
     def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None) -> None:
@@ -295,10 +305,10 @@ class Oracles:
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
             self._responded(step.action.target)
             self._no_effect_run.clear()
-            self._cpu_at_first_no_effect = None
+            self._first_no_effect_at = None
             return
         if not self._no_effect_run:
-            self._cpu_at_first_no_effect = (now, cpu_seconds(self.app.pid) or 0.0)
+            self._first_no_effect_at = now
         self._no_effect_run.append(step)
         self._check_unresponsive(step, on_widget, state or step.before_hash)
         if not self.animating:  # an animating app is watched by check_freeze instead
@@ -338,14 +348,13 @@ class Oracles:
 
     def _check_stuck(self, step: Step, now: float) -> None:
         run = self._no_effect_run
-        if len(run) < self.settings.probe_inputs or self._cpu_at_first_no_effect is None:
+        if len(run) < self.settings.probe_inputs or self._first_no_effect_at is None:
             return
         if not all(self._effect_kinds.get(s.action.kind, 0) >= 2 for s in run[-self.settings.probe_inputs:]):
             return
-        why = self._stuck(*self._cpu_at_first_no_effect, now)
+        why = self._not_handling_input()
         if why:
-            self._add_freeze(step.index, f"{len(run)} inputs in a row had no visible effect while the "
-                                         f"process was {why}")
+            self._add_freeze(step.index, f"{len(run)} inputs in a row had no visible effect and the app is {why}")
 
     def _add_freeze(self, step: int, message: str) -> None:
         if not any(f.kind == "freeze" for f in self.findings):

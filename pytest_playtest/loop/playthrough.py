@@ -107,6 +107,7 @@ class Playthrough:
             self.oracles.check_output(0)
             if not self.oracles.check_exit(0):
                 raise AppError(f"the app showed no window within {startup:g}s")
+            self.oracles.check_no_window()
             self.stopped_by = "exit"
             return self.finish()
         self.screen = Screen(self.app.display, self.app)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..expect import Expectation
     from ..trajectory import Step
     from ..vision import TextBox, Vision, Widget
+    from .vocabulary import Vocabulary
 
 
 class PolicyError(RuntimeError):
@@ -39,6 +40,10 @@ class PolicyContext:
     window: tuple[int, int]
     options: dict[str, Any] = field(default_factory=dict)
     artifacts: Path | None = None
+    #: the inputs the app's source handles (None: not read, e.g. not a Python app)
+    vocabulary: Vocabulary | None = None
+    #: whether each Step reports ``new_lines`` (the app runs under coverage)
+    coverage: bool = False
 
     def rng(self) -> random.Random:
         return random.Random(self.seed)
@@ -56,6 +61,8 @@ class Observation:
     vision: Vision
     #: the newest text the background OCR has read (may lag a few frames; "" when nothing reads)
     seen_text: str = ""
+    #: which launch of the app this is (the app is launched again after it exits normally)
+    launch: int = 1
 
     @property
     def size(self) -> tuple[int, int]:

@@ -4,6 +4,10 @@ The app runs in its own session/process group with a scrubbed environment (no AP
 its whole group is killed on teardown, and by a watchdog if the test process itself is killed. Its stdout
 and stderr are read continuously by threads, so a traceback printed by a Tk callback is seen while
 the app keeps running.
+
+With ``coverage=CoverageSetup(...)`` a Python app runs under coverage.py through the bootstrap
+(:mod:`.coverage_boot`): the lines it reaches stream in while it runs (``app.coverage_stream``) and
+teardown gives it time to save its data (see :meth:`App.terminate`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .coverage import (
+    CoverageError,
+    CoverageReport,
+    CoverageSetup,
+    CoverageStream,
+    coverage_argv,
+    default_source,
+    report,
+)
 from .procfs import group_pids, unread_display_bytes
 
 if TYPE_CHECKING:
@@ -59,7 +72,7 @@ class OutputLine:
     time: float
 
 
-def resolve_argv(target: str | Sequence[str], cwd: Path | None = None) -> list[str]:
+def app_argv(target: str | Sequence[str], cwd: Path | None = None) -> list[str]:
     """The argv to run: a ``.py`` path runs with this interpreter; an argv[0] of ``python`` too."""
     if isinstance(target, str | Path):
         target = str(target)
@@ -91,9 +104,18 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
     return env
 
 
+#: The ClientMessage type that wakes a covered app blocked in its toolkit's event loop at teardown.
+WAKE_ATOM = "_PLAYTEST_WAKE"
+#: How often teardown repeats the wake-up while it waits for a covered app to save and exit.
+WAKE_INTERVAL = 0.25
+
 #: Kills the app's process group once its stdin closes: that happens when the test process dies, even
 #: by SIGKILL, so nothing the app started (children included) outlives the test run.
 WATCHDOG = 'read -r _; kill -9 -"$0" 2>/dev/null'
+
+
+def _ignore_x_error(*_: Any) -> None:
+    """An X error handler that drops the error (python-xlib prints unhandled ones)."""
 
 
 class App:
@@ -106,10 +128,19 @@ class App:
         *,
         cwd: str | Path | None = None,
         env: Mapping[str, str] | None = None,
+        coverage: CoverageSetup | None = None,
     ) -> None:
         self.display = display
         self.cwd = Path(cwd) if cwd else None
-        self.argv = resolve_argv(target, self.cwd)
+        self.argv = app_argv(target, self.cwd)
+        #: How to measure coverage (None: not asked); see also ``covered`` and ``coverage_refused``.
+        self.coverage_setup = coverage
+        self.coverage_source: Path | None = None
+        #: Why coverage was asked for but not measured (not a Python app of this interpreter).
+        self.coverage_refused: str | None = None
+        #: The lines the app reaches, live (None unless covered).
+        self.coverage_stream: CoverageStream | None = None
+        self.launch_argv = self.argv
         self.env = scrubbed_environment(display.env(), env)
         self.output: list[OutputLine] = []
         self._output_changed = threading.Condition()
@@ -117,32 +148,66 @@ class App:
         self._window: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
-        self.started_at = 0.0
 
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> App:
+        read_fd = write_fd = None
+        if self.coverage_setup is not None:
+            read_fd, write_fd = self._prepare_coverage(self.coverage_setup)
         try:
             self.proc = subprocess.Popen(
-                self.argv,
+                self.launch_argv,
                 cwd=self.cwd,
                 env=self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
+                pass_fds=() if write_fd is None else (write_fd,),
             )
         except OSError as exc:
+            if read_fd is not None:
+                os.close(read_fd)
             raise AppError(f"could not start {shlex.join(self.argv)}: {exc}") from None
+        finally:
+            if write_fd is not None:
+                os.close(write_fd)
+        if read_fd is not None:
+            self.coverage_stream = CoverageStream(read_fd).start()
         self._watchdog = subprocess.Popen(["sh", "-c", WATCHDOG, str(self.proc.pid)], stdin=subprocess.PIPE,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                           start_new_session=True)
-        self.started_at = time.monotonic()
         for name, stream in (("stdout", self.proc.stdout), ("stderr", self.proc.stderr)):
             reader = threading.Thread(target=self._read, args=(name, stream), daemon=True,
                                       name=f"playtest-{name}-{self.proc.pid}")
             reader.start()
             self._readers.append(reader)
         return self
+
+    def _prepare_coverage(self, setup: CoverageSetup) -> tuple[int | None, int | None]:
+        """Wrap the argv in the coverage bootstrap; the pipe's (read, write) fds when it streams."""
+        source = default_source(self.argv, self.cwd)
+        if source is None:
+            self.coverage_refused = f"not a Python app of {sys.executable}: {shlex.join(self.argv)}"
+            return None, None
+        if setup.source is not None:
+            source = (self.cwd or Path.cwd()) / setup.source  # an absolute source stays as it is
+        self.coverage_source = source.resolve()
+        data_file = Path(setup.data_file).absolute()
+        try:
+            data_file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AppError(f"cannot write coverage data to {data_file}: {exc}") from None
+        read_fd, write_fd = os.pipe() if setup.stream else (None, None)
+        wrapped = coverage_argv(self.argv, self.coverage_source, data_file, write_fd)
+        assert wrapped is not None
+        self.launch_argv = wrapped
+        return read_fd, write_fd
+
+    @property
+    def covered(self) -> bool:
+        """Whether the app was launched under coverage."""
+        return self.coverage_source is not None
 
     def _read(self, name: str, stream: Any) -> None:
         for raw in iter(stream.readline, b""):
@@ -173,16 +238,25 @@ class App:
             return None
 
     def terminate(self, grace: float = 1.0) -> int | None:
-        """Stop the app and everything in its process group; returns its exit code."""
+        """Stop the app and everything in its process group; returns its exit code.
+
+        The group gets SIGTERM, ``grace`` seconds, then SIGKILL. A covered app must save its data
+        first: SIGTERM goes to the app process alone (its handler saves and exits), its windows get
+        a ClientMessage that wakes a Tk app blocked in its event loop, and the group is SIGKILLed
+        after ``max(grace, setup.grace)`` seconds, or as soon as the app has exited.
+        """
         if self.proc is None:
             return None
         pgid = self.proc.pid
         if self.proc.poll() is None:
-            try:
-                os.killpg(pgid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            self.wait(grace)
+            if self.covered and self.coverage_setup is not None:
+                self._stop_saving(max(grace, self.coverage_setup.grace))
+            else:
+                try:
+                    os.killpg(pgid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                self.wait(grace)
         # whatever is left of the group, including children that ignored SIGTERM, goes now
         for _ in range(50):
             try:
@@ -196,11 +270,73 @@ class App:
         if self._watchdog is not None:
             self._watchdog.kill()
             self._watchdog.wait()
-            self._watchdog.stdin.close()
+            if self._watchdog.stdin is not None:
+                self._watchdog.stdin.close()
             self._watchdog = None
         for reader in self._readers:
             reader.join(timeout=2)
+        if self.coverage_stream is not None:
+            self.coverage_stream.join(timeout=2)
         return code
+
+    def _stop_saving(self, grace: float) -> None:
+        """SIGTERM to the covered app itself, woken up until it exits or ``grace`` runs out."""
+        assert self.proc is not None
+        try:
+            os.kill(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + grace
+        while True:
+            self.wake()
+            left = deadline - time.monotonic()
+            if left <= 0 or self.wait(min(WAKE_INTERVAL, left)) is not None:
+                return
+
+    def wake(self) -> int:
+        """Send a ClientMessage to the app's windows: a Tk app blocked in Tcl_DoOneEvent returns to
+        Python and runs its pending signal handlers. Returns how many windows were sent one."""
+        try:
+            from Xlib.protocol import event
+
+            conn = self.display.xlib()
+            windows = {window.id: window for window in self._top_level_windows()} if self.alive else {}
+            if self._window is not None:
+                windows.setdefault(self._window.id, self._window)
+            atom = conn.intern_atom(WAKE_ATOM)
+            for window in windows.values():
+                message = event.ClientMessage(window=window, client_type=atom, data=(32, [0] * 5))
+                # an empty event mask delivers it to the client that created the window; a window
+                # destroyed meanwhile answers BadWindow later, which must not be printed
+                window.send_event(message, event_mask=0, propagate=False, onerror=_ignore_x_error)
+            conn.flush()
+        except Exception:  # noqa: BLE001 - a dead display or window must not stop the teardown
+            return 0
+        return len(windows)
+
+    def coverage_report(self) -> CoverageReport | None:
+        """Lines and branches hit/total of the app's own files, after it exited; None when not measured.
+
+        When the app could not save its data (it ignored SIGTERM and was killed), the report is
+        made from what it streamed (files it never ran are then missing from it).
+        """
+        if not self.covered or self.coverage_setup is None or self.coverage_source is None:
+            return None
+        if self.alive:
+            raise AppError("the coverage report is read after the app exited (terminate() it first)")
+        data_file = Path(self.coverage_setup.data_file).absolute()
+        try:
+            measured = report(data_file, self.coverage_source)
+        except CoverageError:
+            measured = None
+        if (measured is None or not measured.files) and self.coverage_stream is not None \
+                and self.coverage_stream.total_lines():
+            self.coverage_stream.save(data_file, self.coverage_source)
+            try:
+                measured = report(data_file, self.coverage_source)
+            except CoverageError:
+                return None
+        return measured
 
     @property
     def exit_signal(self) -> str | None:
