@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 
 demo: setup
 	mkdir -p reports
-	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider --html=reports/playtest.html --self-contained-html
+	$(BIN)/pytest --playtest --playtest-coverage sample_projects -n 2 -p no:cacheprovider --html=reports/playtest.html --self-contained-html
 
 test: lint
 	$(BIN)/pytest -n 2 tests

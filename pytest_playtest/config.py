@@ -114,6 +114,7 @@ class Settings:
     timeout: float
     screenshots: ScreenshotMode
     record: bool
+    coverage: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -133,6 +134,7 @@ class Settings:
             timeout=_checked(config, "playtest_timeout", _positive(float)),
             screenshots=_checked(config, "playtest_screenshots", _screenshot_mode),
             record=bool(setting(config, "playtest_record")),
+            coverage=bool(setting(config, "playtest_coverage")),
             options=options,
         )
 

@@ -17,6 +17,8 @@ VERDICT_FILE = "verdict.json"
 STORYBOARD_FILE = "storyboard.png"
 ANIMATION_FILE = "run.gif"
 TRAJECTORY_FILE = "trajectory.jsonl"
+#: The inputs the app's source handles, as the offline tester read them before the run.
+VOCABULARY_FILE = "vocabulary.json"
 STDOUT_FILE = "stdout.txt"
 STDERR_FILE = "stderr.txt"
 #: Where the storyboard of the inputs a test sent by hand goes, inside its artifacts folder.

@@ -38,6 +38,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="record every run's trajectory (trajectory.jsonl) in its artifacts folder "
                          "(ini: playtest_record)")
     parser.addini("playtest_record", "record every run's trajectory", type="bool", default=False)
+    group.addoption("--playtest-coverage", action="store_true", dest="playtest_coverage", default=None,
+                    help="measure the code coverage of Python apps under test and steer exploration by it "
+                         "(ini: playtest_coverage)")
+    parser.addini("playtest_coverage", "measure the code coverage of Python apps under test", type="bool",
+                  default=False)
     for option in OPTIONS:
         group.addoption(option.flag, dest=option.ini, default=None,
                         help=f"{option.help} (ini: {option.ini}; default: {option.default})")

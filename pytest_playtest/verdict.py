@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -41,6 +42,76 @@ class Finding:
         return f"[{self.kind}] at {where}: {self.message}"
 
 
+@dataclass(frozen=True)
+class FileCoverage:
+    """Lines and branches of one file of the app: how many ran, how many there are."""
+
+    lines_hit: int
+    lines_total: int
+    branches_hit: int
+    branches_total: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"lines_hit": self.lines_hit, "lines_total": self.lines_total,
+                "branches_hit": self.branches_hit, "branches_total": self.branches_total}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FileCoverage:
+        return cls(int(data["lines_hit"]), int(data["lines_total"]), int(data["branches_hit"]),
+                   int(data["branches_total"]))
+
+
+def _percent(hit: int, total: int) -> str:
+    """Like coverage.py's display: never 0% when something ran, never 100% when something did not."""
+    if not total:
+        return "n/a"
+    value = round(100 * hit / total)
+    if hit and not value:
+        value = 1
+    elif hit < total and value == 100:
+        value = 99
+    return f"{value}%"
+
+
+@dataclass(frozen=True)
+class CoverageReport:
+    """Lines and branches hit/total per file (paths relative to the source folder), and in total."""
+
+    files: dict[str, FileCoverage] = field(default_factory=dict)
+
+    @property
+    def lines_hit(self) -> int:
+        return sum(f.lines_hit for f in self.files.values())
+
+    @property
+    def lines_total(self) -> int:
+        return sum(f.lines_total for f in self.files.values())
+
+    @property
+    def branches_hit(self) -> int:
+        return sum(f.branches_hit for f in self.files.values())
+
+    @property
+    def branches_total(self) -> int:
+        return sum(f.branches_total for f in self.files.values())
+
+    def describe(self) -> str:
+        """One line: ``lines 412/530 (78%), branches 96/170 (56%)``."""
+        lines, branches = (self.lines_hit, self.lines_total), (self.branches_hit, self.branches_total)
+        return (f"lines {lines[0]}/{lines[1]} ({_percent(*lines)}), "
+                f"branches {branches[0]}/{branches[1]} ({_percent(*branches)})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"lines_hit": self.lines_hit, "lines_total": self.lines_total,
+                "branches_hit": self.branches_hit, "branches_total": self.branches_total,
+                "files": {name: stats.to_dict() for name, stats in sorted(self.files.items())}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CoverageReport:
+        """The inverse of :meth:`to_dict` (the totals are recomputed from the files)."""
+        return cls({str(name): FileCoverage.from_dict(stats) for name, stats in data.get("files", {}).items()})
+
+
 @dataclass
 class Verdict:
     """What a playtest concluded. ``bool(verdict)`` is ``verdict.passed``.
@@ -59,6 +130,8 @@ class Verdict:
     exit_code: int | None = None
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: lines and branches of the app's code the run reached (None: not measured, see ``coverage=``)
+    coverage: CoverageReport | None = None
 
     @property
     def passed(self) -> bool:
@@ -98,6 +171,8 @@ class Verdict:
         if self.exit_code is not None:
             facts.append(f"exit code {self.exit_code}")
         lines.append(f"  took {', '.join(facts)}")
+        if self.coverage:
+            lines.append(f"  coverage: {self.coverage.describe()}")
         if self.artifacts:
             storyboard = Path(self.artifacts) / STORYBOARD_FILE
             if storyboard.exists():
@@ -110,6 +185,7 @@ class Verdict:
         data["artifacts"] = str(self.artifacts) if self.artifacts else None
         data["passed"] = self.passed
         data["findings"] = [f.to_dict() for f in self.findings]
+        data["coverage"] = self.coverage.to_dict() if self.coverage else None
         return data
 
     @classmethod
@@ -125,4 +201,5 @@ class Verdict:
             exit_code=data.get("exit_code"),
             error=data.get("error"),
             notes=list(data.get("notes", [])),
+            coverage=CoverageReport.from_dict(data["coverage"]) if data.get("coverage") else None,
         )

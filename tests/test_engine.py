@@ -151,3 +151,38 @@ def test_an_app_that_never_shows_a_window_does_not_pass(display: Display, vision
     assert "exiting with 0" in verdict.first("no_window").message
     expected_exit = play(display, vision, app=[sys.executable, PYGAME_TOY, "--exit", "0"], expect=[expect.exits(0)])
     assert expected_exit.verdict.passed, expected_exit.verdict.summary()
+
+
+def test_a_normal_exit_relaunches_the_app_and_the_budget_goes_on(display: Display, vision: Vision) -> None:
+    verdict_steps = play(display, vision, app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400,
+                         timeout=5)
+    verdict, steps = verdict_steps.verdict, verdict_steps.steps
+    assert verdict.passed, verdict.summary()
+    assert any("launched it again (launch 2)" in note for note in verdict.notes), verdict.notes
+    assert max(step.launch for step in steps) >= 2
+    assert "--- launch 2 ---" in verdict_steps.stdout + verdict_steps.stderr
+
+
+def test_an_expected_exit_ends_the_run(display: Display, vision: Vision) -> None:
+    result = play(display, vision, app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400, timeout=5,
+                  expect=[expect.exits(0)])
+    assert result.verdict.passed and not result.verdict.notes, result.verdict.summary()
+    assert {step.launch for step in result.steps} == {1}
+
+
+def test_coverage_is_measured_and_credited_to_steps(display: Display, vision: Vision, tmp_path: Path) -> None:
+    result = play(display, vision, tmp_path, app=TK_TOY, coverage=True, max_steps=15)
+    coverage = result.verdict.coverage
+    assert coverage is not None, result.verdict.summary()
+    assert "tk_toy.py" in coverage.files and 0 < coverage.files["tk_toy.py"].lines_hit
+    assert coverage.files["tk_toy.py"].lines_hit <= coverage.files["tk_toy.py"].lines_total
+    assert all(step.new_lines is not None for step in result.steps)
+    assert sum(step.new_lines or 0 for step in result.steps) > 0  # the increment callback ran on a click
+    assert "coverage: lines" in result.verdict.summary()
+    assert (tmp_path / "vocabulary.json").is_file()
+
+
+def test_coverage_of_a_program_that_is_not_python_is_a_note(display: Display, vision: Vision) -> None:
+    result = play(display, vision, app=["xmessage", "-geometry", "+0+0", "hello"], coverage=True, max_steps=3)
+    assert result.verdict.coverage is None
+    assert any("coverage not measured" in note for note in result.verdict.notes), result.verdict.summary()

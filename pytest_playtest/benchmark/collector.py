@@ -134,12 +134,14 @@ class BenchmarkPlugin:
         stages = self.outcomes.setdefault(key, {})
         self.task_info.setdefault((props["suite"], props["task_id"]), {
             "language": props["language"], "category": props["category"], "sample_tokens": {},
-            "tester_tokens": {},
+            "tester_tokens": {}, "coverage": {},
         })
         info = self.task_info[(props["suite"], props["task_id"])]
         info["sample_tokens"][props["sample"]] = props.get("tokens") or 0
         if props.get("tester_tokens"):
             info["tester_tokens"][props["sample"]] = props["tester_tokens"]
+        if props.get("coverage") is not None:
+            info["coverage"][props["sample"]] = props["coverage"]
         stage = props["stage"]
         # A stage passes only if every phase passed and the call ran (a skip or an error is not a pass).
         if report.failed or report.skipped:
@@ -169,6 +171,7 @@ class BenchmarkPlugin:
                 exec=counts["exec"], pass_=counts["pass"], play=counts["play"],
                 sample_tokens=sum(info["sample_tokens"].values()),
                 tester_tokens=sum(info["tester_tokens"].values()),
+                coverage=_mean(list(info["coverage"].values())),
             ))
         results = compute_metrics("+".join(suites), outcomes, ks)
         self.results = results
@@ -402,6 +405,9 @@ class StageItem(pytest.Item):
         self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
         if result.verdict.tokens:
             self.properties["tester_tokens"] = result.verdict.tokens
+        coverage = result.verdict.coverage
+        if coverage is not None and coverage.lines_total:
+            self.properties["coverage"] = coverage.lines_hit / coverage.lines_total
         if not result.verdict.passed:
             raise StageFailed(explain(result.verdict))
 
@@ -412,6 +418,10 @@ class StageItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.task.line - 1, f"{self.task.task_id}[s{self.sample.index}]::{self.stage}"
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def _tail(text: str, limit: int = 2000) -> str:

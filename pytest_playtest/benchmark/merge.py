@@ -174,16 +174,22 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
         "by_language": group_means("by_language"),
         "by_category": group_means("by_category"),
         # Counts are pooled over runs: n here is runs × samples per task.
-        "tasks": {
-            task_id: {count: sum(result["tasks"][task_id][count] for result in results) for count in counts}
-            for task_id, counts in first["tasks"].items()
-        },
+        "tasks": {task_id: _pooled([result["tasks"][task_id] for result in results]) for task_id in first["tasks"]},
+        **({"coverage": mean} if (mean := _mean([result.get("coverage") for result in results])[0]) is not None
+           else {}),
         "tokens": tokens,
         "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
         "task_info": {task_id: task_info(task_id) for task_id in first["task_info"]},
         "interval": interval,
         "runs": len(results),
     }
+
+
+def _pooled(counts: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """One task's counts over several runs: stage counts add up, line coverage is their mean."""
+    pooled: dict[str, Any] = {key: sum(c[key] for c in counts) for key in counts[0] if key != "coverage"}
+    coverage = _mean([c.get("coverage") for c in counts])[0]
+    return {**pooled, "coverage": coverage} if coverage is not None else pooled
 
 
 def merge_results(

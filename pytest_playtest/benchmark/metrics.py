@@ -54,6 +54,8 @@ class TaskOutcome:
     play: int
     sample_tokens: int = 0
     tester_tokens: int = 0
+    #: mean share of the app's lines its play stages reached (None: coverage was not measured)
+    coverage: float | None = None
 
     def __post_init__(self) -> None:
         # The stages are nested, so anything else means the counting went wrong upstream.
@@ -143,9 +145,12 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
                 "exec": outcome.exec,
                 "pass": outcome.pass_,
                 "play": outcome.play,
+                # present only when measured, so results without coverage keep their shape
+                **({"coverage": outcome.coverage} if outcome.coverage is not None else {}),
             }
             for outcome in outcomes
         },
+        **({"coverage": mean} if (mean := _mean_coverage(outcomes)) is not None else {}),
         "tokens": sum(outcome.tokens for outcome in outcomes),
         "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
         "task_info": {
@@ -159,6 +164,12 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
             for outcome in outcomes
         },
     }
+
+
+def _mean_coverage(outcomes: list[TaskOutcome]) -> float | None:
+    """The mean over tasks of their play stages' line coverage; None when no task measured it."""
+    measured = [outcome.coverage for outcome in outcomes if outcome.coverage is not None]
+    return sum(measured) / len(measured) if measured else None
 
 
 def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
@@ -177,6 +188,7 @@ def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
                 play=counts["play"],
                 sample_tokens=info.get("sample_tokens", info["tokens"]),
                 tester_tokens=info.get("tester_tokens", 0),
+                coverage=counts.get("coverage"),
             )
         )
     return outcomes

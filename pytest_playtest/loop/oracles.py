@@ -176,6 +176,16 @@ class Oracles:
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
 
+    def follow(self, app: App) -> None:
+        """Judge a new launch of the app from now on; what was found about earlier launches stays."""
+        self.app = app
+        self._output_seen = 0
+        self._last_change = time.monotonic()
+        self._idle_changes = 0
+        self._no_effect_run.clear()
+        self._first_no_effect_at = None
+        self._input_drained_at = -float("inf")
+
     @property
     def frozen(self) -> bool:
         return any(f.kind == "freeze" for f in self.findings)

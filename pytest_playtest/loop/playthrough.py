@@ -6,6 +6,7 @@ recent new frame for the expectations, and the last frame is read once at the en
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -13,9 +14,10 @@ from typing import Any, Literal
 import numpy as np
 
 from ..actions import POINTER_KINDS, Action, ActionError
-from ..files import FRAMES_DIR, ScreenshotMode
+from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..policies.vocabulary import Vocabulary, scan_app
 from ..runtime.app import App, AppError
 from ..runtime.display import Display, DisplayError
 from ..runtime.executor import Executor
@@ -23,11 +25,14 @@ from ..runtime.screen import Change, Screen, difference, frame_hash
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision
+from .launcher import Launcher
 from .oracles import Oracles
 from .spec import Pacing, RunResult, RunSpec
 from .workers import FrameWriter, TextReader
 
 STARTUP_TIMEOUT = 20.0
+#: A run launches its app at most this many times (it is launched again after each normal exit).
+MAX_LAUNCHES = 20
 
 
 def run_session(
@@ -42,33 +47,31 @@ def run_session(
 ) -> RunResult:
     """Run one playtest and return its result; never raises for the app's faults or infrastructure."""
     started = time.monotonic()
+    launcher = Launcher(spec, display, cwd=_app_cwd(spec, default_cwd), artifacts=artifacts)
     steps: list[Step] = []
-    app: App | None = None
     try:
-        app = App(spec.app, display, cwd=spec.cwd or _default_cwd(spec.app, default_cwd), env=spec.env).start()
-        playthrough = Playthrough(spec, app, vision, config=config, artifacts=artifacts, screenshots=screenshots,
-                                  started=started)
+        playthrough = Playthrough(spec, launcher, vision, config=config, artifacts=artifacts,
+                                  screenshots=screenshots, started=started)
         steps = playthrough.steps
-        return playthrough.run()
+        result = playthrough.run()
     except (AppError, DisplayError, PolicyError) as exc:
         verdict = Verdict(status="error", error=str(exc), steps=len(steps), policy=spec.policy,
                           duration=time.monotonic() - started)
-        return RunResult(verdict, steps, *_outputs(app))
+        result = RunResult(verdict, steps)
     finally:
-        if app is not None:
-            app.terminate()
+        coverage = launcher.close()
+    result.verdict.coverage = coverage
+    result.verdict.notes.extend(launcher.notes)
+    result.stdout, result.stderr = launcher.outputs()
+    return result
 
 
-def _default_cwd(app: str | list[str] | None, fallback: Path | None) -> Path | None:
-    if isinstance(app, str) and app.endswith(".py"):
-        return Path(app).parent
+def _app_cwd(spec: RunSpec, fallback: Path | None) -> Path | None:
+    if spec.cwd:
+        return Path(spec.cwd)
+    if isinstance(spec.app, str) and spec.app.endswith(".py"):
+        return Path(spec.app).parent
     return fallback
-
-
-def _outputs(app: App | None) -> tuple[str, str]:
-    if app is None:
-        return "", ""
-    return app.text_output("stdout"), app.text_output("stderr")
 
 
 StopReason = Literal["exit", "freeze", "goal", "expectation", "finish"]
@@ -81,13 +84,14 @@ class Playthrough:
     what happened, the policy decides what to do, the executor acts.
     """
 
-    def __init__(self, spec: RunSpec, app: App, vision: Vision, *, config: Any, artifacts: Path | None,
+    def __init__(self, spec: RunSpec, launcher: Launcher, vision: Vision, *, config: Any, artifacts: Path | None,
                  screenshots: ScreenshotMode, started: float) -> None:
-        self.spec, self.app, self.vision, self.config = spec, app, vision, config
+        self.spec, self.launcher, self.vision, self.config = spec, launcher, vision, config
         self.artifacts = artifacts
         self.started, self.deadline = started, started + spec.timeout
         self.pacing = spec.pacing
-        self.oracles = Oracles(app, spec.expect, spec.oracles)
+        self.app = launcher.start()
+        self.oracles = Oracles(self.app, spec.expect, spec.oracles)
         self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
         self.steps: list[Step] = []
         self.tokens = 0
@@ -98,20 +102,15 @@ class Playthrough:
         self.screen: Screen | None = None
         self.executor: Executor | None = None
         self.previous: np.ndarray | None = None
+        self.notes: list[str] = []
 
     # -- the run ----------------------------------------------------------------------------------------
     def run(self) -> RunResult:
         """Play until the goal, a bug or a bound; never raises for the app's faults."""
-        startup = min(STARTUP_TIMEOUT, self.spec.timeout)
-        if not self.app.wait_for_window(timeout=startup):
-            self.oracles.check_output(0)
-            if not self.oracles.check_exit(0):
-                raise AppError(f"the app showed no window within {startup:g}s")
+        if not self._shown():
             self.oracles.check_no_window()
             self.stopped_by = "exit"
             return self.finish()
-        self.screen = Screen(self.app.display, self.app)
-        self.executor = Executor(self.app.display, self.app)
         if self.oracles.expectations.needs_text:
             self.reader = TextReader(self.vision, self.oracles.expectations.observe_text)
         try:
@@ -160,8 +159,8 @@ class Playthrough:
         oracles, done = self.oracles, len(self.steps)
         oracles.check_output(done)
         if oracles.check_exit(done):
-            self.stopped_by = "exit"
-        elif oracles.check_freeze(done, now):
+            return self._exited()
+        if oracles.check_freeze(done, now):
             self.stopped_by = "freeze"
         elif self.spec.strategy == "goal" and self.reader and oracles.expectations.goal_met(self.reader.text):
             self.stopped_by = "goal"
@@ -176,12 +175,13 @@ class Playthrough:
         seen_text = self.reader.text if self.reader else ""
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
-                                  seen_text=seen_text)
+                                  seen_text=seen_text, launch=len(self.launcher.apps))
         retry = self.oracles.retry_target(key)
         decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
         self.tokens += decision.tokens
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
-                    started=now - self.started, note=decision.note, window=observation.size, text=seen_text)
+                    started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
+                    launch=observation.launch)
         self.steps.append(step)
         return step
 
@@ -190,6 +190,8 @@ class Playthrough:
         assert self.screen is not None and self.policy is not None
         key = self.screen.last_hash
         state = key  # the frame the effect is judged against, and its hash
+        stream = self.app.coverage_stream
+        reached = stream.total_lines() if stream else 0
         try:
             frame, state = self._hover(frame, key, step.action)
             self._executor().perform(step.action)
@@ -204,6 +206,8 @@ class Playthrough:
             change, on_widget = difference(frame, after), False
         step.after_hash = self.screen.last_hash
         step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
+        if stream:  # the app reports new lines every ~20 ms: the step's own reach arrives within that
+            step.new_lines = stream.wait_for_new(self.pacing.coverage_report, since=reached)
         step.duration = time.monotonic() - self.started - step.started
         if self.frames:
             step.screenshot = self.frames.write(step.index, after)
@@ -233,11 +237,10 @@ class Playthrough:
         verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
-        verdict.notes.extend(self.policy.notes if self.policy is not None else [])
+        verdict.notes.extend([*self.notes, *(self.policy.notes if self.policy is not None else [])])
         if self.spec.record and self.artifacts is not None:
             self._record()
-        stdout, stderr = _outputs(self.app)
-        return RunResult(verdict, self.steps, stdout, stderr, self.frames.folder if self.frames else None)
+        return RunResult(verdict, self.steps)
 
     def close(self) -> None:
         if self.frames:
@@ -262,7 +265,8 @@ class Playthrough:
         context = PolicyContext(
             strategy=self.spec.strategy, goal=self.spec.goal, expectations=self.spec.expect, seed=self.spec.seed,
             max_steps=self.spec.max_steps, timeout=self.spec.timeout, window=(frame.shape[1], frame.shape[0]),
-            options=self.spec.options, artifacts=self.artifacts,
+            options=self.spec.options, artifacts=self.artifacts, vocabulary=self._vocabulary(),
+            coverage=self.app.coverage_stream is not None,
         )
         self.policy = make_policy(self.spec.policy, context, self.config)
         self.previous = frame
@@ -346,11 +350,59 @@ class Playthrough:
         self.app.wait(2.0)
         self.oracles.check_output(step)
         if self.oracles.check_exit(step):
-            self.stopped_by = "exit"
+            self._exited()
             return True
         if self.app.wait_for_window(timeout=2.0):
             return False
         raise AppError("the app is running but its window is gone")
+
+    # -- launches -------------------------------------------------------------------------------------------
+    def _shown(self) -> bool:
+        """Wait for the current launch's window; False when it exited without one."""
+        startup = min(STARTUP_TIMEOUT, max(self.deadline - time.monotonic(), 0.1))
+        if not self.app.wait_for_window(timeout=startup):
+            self.oracles.check_output(len(self.steps))
+            if not self.oracles.check_exit(len(self.steps)):
+                raise AppError(f"the app showed no window within {startup:g}s")
+            return False
+        if self.screen is not None:
+            self.screen.close()
+        self.screen = Screen(self.app.display, self.app)
+        self.executor = Executor(self.app.display, self.app)
+        return True
+
+    def _exited(self) -> bool:
+        """The app exited: the run stops (True), unless it was a normal exit with budget left, after which
+        the app is launched again and the run goes on (False)."""
+        if not self._may_relaunch():
+            self.stopped_by = "exit"
+            return True
+        done = len(self.steps)
+        self.notes.append(f"the app exited normally (code 0) after step {done}; launched it again "
+                          f"(launch {len(self.launcher.apps) + 1})")
+        self.app = self.launcher.start()
+        self.oracles.follow(self.app)
+        if not self._shown() or self._painted(min(5.0, self.deadline - time.monotonic())) is None:
+            self.stopped_by = "exit"
+            return True
+        self.previous = self.screen.last if self.screen else None
+        return False
+
+    def _may_relaunch(self) -> bool:
+        """A normal exit (code 0) with steps and time left, in a run that does not expect the app to exit."""
+        expects_exit = any(e.kind == "exits" for e in self.spec.expect)
+        budget_left = len(self.steps) < self.spec.max_steps and self.deadline - time.monotonic() > 1.0
+        return (self.app.poll() == 0 and not expects_exit and budget_left
+                and len(self.launcher.apps) < MAX_LAUNCHES)
+
+    def _vocabulary(self) -> Vocabulary | None:
+        """The inputs the app's source handles (a Python app's; None for others), kept in the artifacts."""
+        vocabulary = scan_app(self.spec.app, self.launcher.cwd)
+        if vocabulary.is_empty and not vocabulary.sources:
+            return None
+        if self.artifacts is not None:
+            (self.artifacts / VOCABULARY_FILE).write_text(json.dumps(vocabulary.to_dict(), indent=2) + "\n")
+        return vocabulary
 
     def _judges_goal(self) -> bool:
         return self.policy is not None and self.policy.judges_goal

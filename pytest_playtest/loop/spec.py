@@ -41,10 +41,14 @@ class Pacing:
     #: extra time granted to a widget click that showed nothing within ``settle`` (a slow repaint under
     #: load is not a dead button)
     confirm: float = 0.5
+    #: with coverage, how long a step waits for the app's report of the lines its input reached (the app
+    #: reports every ~20 ms; the wait ends as soon as new lines arrive)
+    coverage_report: float = 0.03
 
 
 class Defaults(Protocol):
-    """The session-wide defaults a spec starts from (``config.Settings`` is one; ``record`` is optional)."""
+    """The session-wide defaults a spec starts from (``config.Settings`` is one; ``record`` and ``coverage`` are
+    optional)."""
 
     @property
     def policy(self) -> str: ...
@@ -72,6 +76,7 @@ class RunSpec:
     cwd: str | None = None
     seed: int = 0
     record: bool = False
+    coverage: bool = False
     oracles: OracleSettings = field(default_factory=OracleSettings)
     pacing: Pacing = field(default_factory=Pacing)
     options: dict[str, Any] = field(default_factory=dict)
@@ -85,7 +90,8 @@ class RunSpec:
             raise SpecError(f"{where}: unknown playtest argument(s) {', '.join(unknown)}; "
                             f"known: {', '.join(sorted(known))}")
         spec = cls(policy=defaults.policy, max_steps=defaults.max_steps, timeout=defaults.timeout,
-                   options=dict(defaults.options), record=bool(getattr(defaults, "record", False)))
+                   options=dict(defaults.options), record=bool(getattr(defaults, "record", False)),
+                   coverage=bool(getattr(defaults, "coverage", False)))
         arguments = {"app": None, **kwargs}
         for name, value in arguments.items():
             try:
@@ -178,6 +184,12 @@ def _record(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
     spec.record = bool(value)
 
 
+def _coverage(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    if not isinstance(value, bool):
+        raise _BadArgument("must be True or False")
+    spec.coverage = value
+
+
 def _cwd(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
     spec.cwd = None if value is None else str(value)
 
@@ -206,5 +218,5 @@ _ARGUMENTS: dict[str, _Checker] = {
     "app": _app, "goal": _goal, "strategy": _strategy, "expect": _expect,
     "max_steps": _number("max_steps", int, positive=True), "timeout": _number("timeout", float, positive=True),
     "seed": _number("seed", int, positive=False), "policy": _policy, "size": _size, "env": _env,
-    "record": _record, "cwd": _cwd, "oracles": _oracles, "options": _options,
+    "record": _record, "coverage": _coverage, "cwd": _cwd, "oracles": _oracles, "options": _options,
 }

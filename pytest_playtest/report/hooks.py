@@ -43,7 +43,18 @@ def verdict_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
         (PROPERTY_PREFIX + "runs", len(verdicts)),
         # later runs of a test live inside its first run's folder (run-2/, ...): that folder holds them all
         (PROPERTY_PREFIX + "artifacts", str(artifacts) if artifacts else ""),
+        *_coverage_properties(verdicts),
     ]
+
+
+def _coverage_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
+    """``coverage_lines`` / ``coverage_branches`` as ``hit/total`` (the last measured run's), when measured."""
+    measured = [v.coverage for v in verdicts if v.coverage is not None]
+    if not measured:
+        return []
+    last = measured[-1]
+    return [(PROPERTY_PREFIX + "coverage_lines", f"{last.lines_hit}/{last.lines_total}"),
+            (PROPERTY_PREFIX + "coverage_branches", f"{last.branches_hit}/{last.branches_total}")]
 
 
 def playtest_properties(report: pytest.TestReport) -> dict[str, str]:
@@ -69,7 +80,10 @@ def describe(properties: Mapping[str, str]) -> str:
     """``playtest fail: unresponsive, 12 steps`` — what ``-v`` and the terminal summary show."""
     runs, steps = int(properties.get("runs", 1)), int(properties.get("steps", 0))
     text = f"playtest {verdict_text(properties)}" + (f", {runs} runs" if runs > 1 else "")
-    return text + f", {steps} step" + ("" if steps == 1 else "s")
+    text += f", {steps} step" + ("" if steps == 1 else "s")
+    if "coverage_lines" in properties:
+        text += f", lines {properties['coverage_lines']}, branches {properties['coverage_branches']}"
+    return text
 
 
 def html_extras(verdicts: list[Verdict]) -> list[dict[str, Any]]:

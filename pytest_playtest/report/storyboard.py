@@ -248,6 +248,8 @@ def _draw_header(
             parts.append(f"{verdict.tokens} tokens")
         if verdict.duration:
             parts.append(f"{verdict.duration:.1f}s")
+        if verdict.coverage is not None:
+            parts.append(f"coverage {verdict.coverage.describe()}")
         if verdict.error:
             parts.append(f"error: {verdict.error}")
     font = get_font(16)

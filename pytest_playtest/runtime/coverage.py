@@ -13,10 +13,11 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from ..verdict import CoverageReport, FileCoverage
 
 #: The bootstrap, run by path so the package is not imported into the app's process.
 BOOT = Path(__file__).with_name("coverage_boot.py")
@@ -25,6 +26,9 @@ BOOT = Path(__file__).with_name("coverage_boot.py")
 _PLAIN_FLAGS = frozenset("bBdEIOPqRsSuvx")
 #: A line longer than this on the pipe is not the bootstrap's: it is dropped.
 _MAX_LINE = 8 << 20
+
+
+__all__ = ["CoverageReport", "CoverageSetup", "CoverageStream", "FileCoverage", "coverage_argv", "report"]
 
 
 class CoverageError(RuntimeError):
@@ -45,74 +49,6 @@ class CoverageSetup:
     source: Path | None = None
     grace: float = 2.0
     stream: bool = True
-
-
-@dataclass(frozen=True)
-class FileCoverage:
-    lines_hit: int
-    lines_total: int
-    branches_hit: int
-    branches_total: int
-
-    def to_dict(self) -> dict[str, int]:
-        return {"lines_hit": self.lines_hit, "lines_total": self.lines_total,
-                "branches_hit": self.branches_hit, "branches_total": self.branches_total}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> FileCoverage:
-        return cls(int(data["lines_hit"]), int(data["lines_total"]), int(data["branches_hit"]),
-                   int(data["branches_total"]))
-
-
-def _percent(hit: int, total: int) -> str:
-    """Like coverage.py's display: never 0% when something ran, never 100% when something did not."""
-    if not total:
-        return "n/a"
-    value = round(100 * hit / total)
-    if hit and not value:
-        value = 1
-    elif hit < total and value == 100:
-        value = 99
-    return f"{value}%"
-
-
-@dataclass(frozen=True)
-class CoverageReport:
-    """Lines and branches hit/total per file (paths relative to the source folder), and in total."""
-
-    files: dict[str, FileCoverage] = field(default_factory=dict)
-
-    @property
-    def lines_hit(self) -> int:
-        return sum(f.lines_hit for f in self.files.values())
-
-    @property
-    def lines_total(self) -> int:
-        return sum(f.lines_total for f in self.files.values())
-
-    @property
-    def branches_hit(self) -> int:
-        return sum(f.branches_hit for f in self.files.values())
-
-    @property
-    def branches_total(self) -> int:
-        return sum(f.branches_total for f in self.files.values())
-
-    def describe(self) -> str:
-        """One line: ``lines 412/530 (78%), branches 96/170 (56%)``."""
-        lines, branches = (self.lines_hit, self.lines_total), (self.branches_hit, self.branches_total)
-        return (f"lines {lines[0]}/{lines[1]} ({_percent(*lines)}), "
-                f"branches {branches[0]}/{branches[1]} ({_percent(*branches)})")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"lines_hit": self.lines_hit, "lines_total": self.lines_total,
-                "branches_hit": self.branches_hit, "branches_total": self.branches_total,
-                "files": {name: stats.to_dict() for name, stats in sorted(self.files.items())}}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CoverageReport:
-        """The inverse of :meth:`to_dict` (the totals are recomputed from the files)."""
-        return cls({str(name): FileCoverage.from_dict(stats) for name, stats in data.get("files", {}).items()})
 
 
 # -- launching ----------------------------------------------------------------------------------------
@@ -349,3 +285,24 @@ def report(data_file: str | Path, source_dir: str | Path) -> CoverageReport:
             branches_hit=sum(taken for _, taken in stats.values()),
             branches_total=sum(total for total, _ in stats.values()))
     return CoverageReport(files)
+
+
+def combined_report(data_files: Sequence[Path], source_dir: str | Path) -> CoverageReport:
+    """The report of several runs of one app (its launches): their data files combined first."""
+    existing = [Path(f) for f in data_files if Path(f).is_file()]
+    if len(existing) <= 1:
+        return report(existing[0] if existing else Path(data_files[0]), source_dir)
+    from coverage import CoverageData
+    from coverage.exceptions import CoverageException
+
+    combined_file = existing[0].with_name(existing[0].stem + "-combined.data")
+    combined = CoverageData(basename=str(combined_file))
+    try:
+        for path in existing:
+            part = CoverageData(basename=str(path))
+            part.read()
+            combined.update(part)
+        combined.write()
+    except CoverageException as exc:
+        raise CoverageError(f"cannot combine coverage data {existing}: {exc}") from None
+    return report(combined_file, source_dir)

@@ -1,0 +1,80 @@
+"""Launches of the app under test for one run: the first, and a fresh one after each normal exit.
+
+Each launch is measured under coverage when the run asks for it (its own data file; the run's report
+combines them), and every launch is terminated when the run ends.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..runtime.app import App, AppError
+from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
+from ..runtime.display import Display
+from ..verdict import CoverageReport
+from .spec import RunSpec
+
+#: The coverage data of launch N of a run, in the run's artifacts folder (or a temporary one).
+COVERAGE_DATA = "coverage-{launch}.data"
+
+
+class Launcher:
+    """Starts the app of a spec, as often as the run needs it, and cleans up after all of them."""
+
+    def __init__(self, spec: RunSpec, display: Display, *, cwd: Path | None, artifacts: Path | None) -> None:
+        self.spec, self.display, self.cwd = spec, display, cwd
+        self.apps: list[App] = []
+        self.notes: list[str] = []
+        self._coverage_dir: Path | None = None
+        if spec.coverage:
+            self._coverage_dir = artifacts if artifacts is not None else Path(tempfile.mkdtemp(prefix="playtest-cov-"))
+
+    @property
+    def app(self) -> App:
+        """The current launch."""
+        if not self.apps:
+            raise AppError("the app has not been launched")
+        return self.apps[-1]
+
+    def start(self) -> App:
+        """A new launch of the app, started (the previous one, if any, is terminated)."""
+        if self.apps:
+            self.app.terminate()
+        setup = None
+        if self._coverage_dir is not None:
+            data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)
+            setup = CoverageSetup(data_file=data_file)
+        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup)
+        self.apps.append(app)
+        app.start()
+        if app.coverage_refused and not self.notes:
+            self.notes.append(f"coverage not measured: {app.coverage_refused}")
+        return app
+
+    def outputs(self) -> tuple[str, str]:
+        """stdout and stderr of every launch, each launch after the first headed by a marker line."""
+        parts: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        for number, app in enumerate(self.apps, start=1):
+            for stream, texts in parts.items():
+                header = f"--- launch {number} ---\n" if number > 1 else ""
+                texts.append(header + app.text_output(stream))
+        return "".join(parts["stdout"]), "".join(parts["stderr"])
+
+    def close(self) -> CoverageReport | None:
+        """Terminate every launch; the combined coverage of all of them (None when not measured)."""
+        for app in self.apps:
+            app.terminate()
+        covered = [app for app in self.apps if app.covered]
+        if not covered:
+            return None
+        try:
+            for app in covered:
+                app.coverage_report()  # saves what a killed launch only streamed
+            source = covered[0].coverage_source
+            assert source is not None
+            files = [Path(app.coverage_setup.data_file) for app in covered if app.coverage_setup is not None]
+            return combined_report(files, source)
+        except (CoverageError, AppError) as exc:
+            self.notes.append(f"coverage could not be read: {exc}")
+            return None
