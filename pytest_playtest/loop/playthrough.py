@@ -25,6 +25,7 @@ from ..runtime.screen import Change, Screen, difference, frame_hash
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision
+from .controls import DeadControls
 from .launcher import Launcher
 from .oracles import Oracles
 from .spec import Pacing, RunResult, RunSpec
@@ -103,6 +104,7 @@ class Playthrough:
         self.executor: Executor | None = None
         self.previous: np.ndarray | None = None
         self.notes: list[str] = []
+        self.controls: DeadControls | None = None
 
     # -- the run ----------------------------------------------------------------------------------------
     def run(self) -> RunResult:
@@ -212,6 +214,8 @@ class Playthrough:
         if self.frames:
             step.screenshot = self.frames.write(step.index, after)
         self.oracles.after_step(step, on_widget, time.monotonic(), state=state)
+        if self.controls is not None:
+            self.controls.observe(step, animating=self.oracles.animating)
         if self.oracles.frozen:
             self.stopped_by = "freeze"
         self.policy.record(step)
@@ -225,7 +229,7 @@ class Playthrough:
             self.frames.close()
         if self.reader:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
-        findings = [*self.oracles.findings, *self.judged]
+        findings = [*self.oracles.findings, *self.judged, *(self.controls.findings() if self.controls else [])]
         exit_code = self.app.poll()
         if error is None:
             final_text = _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""
@@ -268,6 +272,8 @@ class Playthrough:
             options=self.spec.options, artifacts=self.artifacts, vocabulary=self._vocabulary(),
             coverage=self.app.coverage_stream is not None,
         )
+        if context.vocabulary is not None:
+            self.controls = DeadControls(context.vocabulary)
         self.policy = make_policy(self.spec.policy, context, self.config)
         self.previous = frame
         return True
@@ -312,7 +318,8 @@ class Playthrough:
     def _effect(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, Change, bool]:
         """The frame after an action, how it differs, and whether a click on a widget showed nothing."""
         assert self.screen is not None
-        after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating)
+        after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating,
+                        credit=self.spec.strategy == "coverage")
         change = difference(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
         on_widget = not change and not self.oracles.animating and _on_widget(action, frame, key, self.vision)
@@ -447,13 +454,23 @@ def _retry_decision(target: tuple[int, int]) -> Decision:
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Action, pacing: Pacing,
-            deadline: float, animating: bool) -> np.ndarray:
+            deadline: float, animating: bool, *, credit: bool) -> np.ndarray:
     """The frame after an action: the first changed frame, or the same one after ``settle`` seconds.
 
-    An animating app changes on its own, so waiting for a change tells nothing there: the loop takes the
-    frame as it is and goes on at its own pace, not at the app's frame rate.
+    An animating app changes on its own, so waiting for a change tells nothing there. With ``credit``
+    (exploration, where each effect must belong to the input that caused it) the loop waits for the app's
+    next drawn frame after the one in flight (two changes, at most ``next_frame`` seconds); otherwise it
+    takes the frame as it is and goes on at its own pace, not at the app's frame rate.
     """
-    if action.kind == "wait" or animating:
+    if action.kind == "wait":
+        return screen.screenshot()
+    if animating:
+        if credit:
+            frame = screen.screenshot()
+            for _ in range(2):
+                if not screen.wait_for_change(frame, timeout=pacing.next_frame, interval=0.003):
+                    break
+                frame = screen.last
         return screen.screenshot()
     timeout = min(pacing.settle, max(deadline - time.monotonic(), 0.0))
     if screen.wait_for_change(before, timeout=timeout, interval=0.003):

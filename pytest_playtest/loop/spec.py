@@ -41,6 +41,9 @@ class Pacing:
     #: extra time granted to a widget click that showed nothing within ``settle`` (a slow repaint under
     #: load is not a dead button)
     confirm: float = 0.5
+    #: exploring an animating app, how long the loop waits for each of the next two drawn frames after an
+    #: input, so its effect is credited to it and not to the next step
+    next_frame: float = 0.1
     #: with coverage, how long a step waits for the app's report of the lines its input reached (the app
     #: reports every ~20 ms; the wait ends as soon as new lines arrive)
     coverage_report: float = 0.03
