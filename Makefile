@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 APT_PACKAGES := xvfb xdotool x11-utils iproute2
 STAMP := $(VENV)/.installed
 
-.PHONY: setup system-packages demo test bench lint clean
+.PHONY: setup system-packages demo test bench bench-detection lint clean
 
 setup: system-packages $(STAMP)
 
@@ -39,6 +39,10 @@ test: lint
 
 bench: setup
 	$(BIN)/python benchmarks/perf/run.py
+	@echo "the detection benchmark (about 30 minutes on 2 cores): make bench-detection"
+
+bench-detection: setup
+	$(BIN)/python benchmarks/detection/run.py
 
 lint: setup
 	$(BIN)/ruff check .
