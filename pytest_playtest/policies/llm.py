@@ -65,7 +65,7 @@ PLACEHOLDER_API_KEY = "not-needed"
 PROMPT_FILES = ("system_goal.md", "system_coverage.md", "user_step.md")
 EXAMPLES_FILE = "examples.md"
 #: Placeholders each template may use; the system prompt is filled once per run, the step prompt per step.
-SYSTEM_PLACEHOLDERS = frozenset({"goal", "strategy", "max_steps"})
+SYSTEM_PLACEHOLDERS = frozenset({"goal", "strategy", "max_steps", "inputs"})
 STEP_PLACEHOLDERS = SYSTEM_PLACEHOLDERS | {
     "expectations", "step", "elapsed", "window_width", "window_height", "image_width", "image_height",
     "ocr_text", "history",
@@ -251,7 +251,8 @@ class LLMPolicy(Policy):
         if system_file not in PROMPT_FILES:
             raise PolicyError(f"the llm policy has no prompt for strategy {context.strategy!r}; "
                               "expected 'goal' or 'coverage'")
-        run_values = {"goal": self._goal(), "strategy": context.strategy, "max_steps": context.max_steps}
+        run_values = {"goal": self._goal(), "strategy": context.strategy, "max_steps": context.max_steps,
+                      "inputs": self._inputs()}
         self._system_prompt = fill(read_prompt(system_file, self.options.prompts_dir), run_values,
                                    system_file)
         examples_file = self.options.prompts_dir / EXAMPLES_FILE if self.options.prompts_dir else None
@@ -314,6 +315,14 @@ class LLMPolicy(Policy):
             return self.context.goal.strip()
         return "none given: explore the app and check that it behaves correctly"
 
+    def _inputs(self) -> str:
+        """The inputs the app's source handles, as the prompt lists them (read with ast before the run)."""
+        vocabulary = self.context.vocabulary
+        if vocabulary is None or vocabulary.is_empty:
+            return "The inputs the app handles are not known: find its controls on the screen."
+        return (f"The app's own code was read before the run. {vocabulary.describe()} Prefer these inputs: "
+                "keys it does not list do nothing in this app.")
+
     def _step_text(self, observation: Observation, image_size: tuple[int, int]) -> str:
         expectations = "\n".join(f"- {item.describe()}" for item in self.context.expectations) or "(none)"
         ocr_text = observation.text().strip()
@@ -323,6 +332,7 @@ class LLMPolicy(Policy):
             "goal": self._goal(),
             "strategy": self.context.strategy,
             "max_steps": self.context.max_steps,
+            "inputs": self._inputs(),
             "expectations": expectations,
             "step": observation.step,
             "elapsed": f"{observation.elapsed:.0f}",

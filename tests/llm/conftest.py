@@ -13,6 +13,7 @@ from openai_server import OpenAIServer
 from pytest_playtest.expect import Expectation
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.llm import LLMPolicy
+from pytest_playtest.policies.vocabulary import Vocabulary
 from pytest_playtest.trajectory import Step
 
 #: Everything the openai client or its HTTP layer reads from the environment: a developer's real settings
@@ -90,12 +91,14 @@ def make_policy(openai_server: OpenAIServer) -> Iterator[Callable[..., LLMPolicy
     made: list[LLMPolicy] = []
 
     def make(strategy: str = "goal", goal: str = "Eat one pellet; the score must go up.",
-             expectations: list[Expectation] | None = None, **options: Any) -> LLMPolicy:
+             expectations: list[Expectation] | None = None, vocabulary: Vocabulary | None = None,
+             **options: Any) -> LLMPolicy:
         settings: dict[str, Any] = {"model": "tester-model", "base_url": openai_server.url,
                                     "retry_delay": 0.01, "retry_delay_max": 0.05}
         settings.update(options)
         context = PolicyContext(strategy=strategy, goal=goal, expectations=list(expectations or []), seed=1,
-                                max_steps=30, timeout=60.0, window=(640, 480), options=settings)
+                                max_steps=30, timeout=60.0, window=(640, 480), options=settings,
+                                vocabulary=vocabulary)
         policy = LLMPolicy(context)
         made.append(policy)
         return policy

@@ -162,6 +162,20 @@ def test_coverage_strategy_uses_its_own_system_prompt(openai_server, make_policy
     assert "explore the app" in text, "an empty goal is replaced by an explicit instruction"
 
 
+def test_the_system_prompt_lists_the_inputs_the_code_handles(openai_server, make_policy, make_observation):
+    from pytest_playtest.policies.vocabulary import scan_app
+    from tests.conftest import SAMPLES
+
+    calculator = scan_app(str(SAMPLES / "calculator" / "main.py"), SAMPLES / "calculator")
+    openai_server.add(("wait", {"seconds": 1}), ("wait", {"seconds": 1}))
+    make_policy(strategy="coverage", goal="", vocabulary=calculator).decide(make_observation())
+    make_policy(strategy="coverage", goal="").decide(make_observation())
+
+    known, unknown = (body["messages"][0]["content"] for body in openai_server.bodies())
+    assert "The app's own code was read before the run" in known and "escape" in known and "enter" in known
+    assert "The inputs the app handles are not known" in unknown
+
+
 # -- the API key ---------------------------------------------------------------------------------------------
 def test_api_key_reaches_the_server_only(openai_server, make_policy, make_observation, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
