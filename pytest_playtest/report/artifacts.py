@@ -8,9 +8,9 @@ Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of 
     stdout.txt stderr.txt  what the app printed
     storyboard.png         one image of the run: a tile per step, the action drawn on it, findings in red
     run.gif                the frames as an animation
-
-The storyboard follows AUI-Gym's run "dashboard": instead of every full screenshot it tiles the region each
-action touched, so a failing step is visible at a glance on one image of at most 1920x1080.
+    trajectory.jsonl       the steps, when recording (--playtest-record)
+    vocabulary.json        the inputs the app's source handles, as the offline tester read them
+    coverage-N.data        coverage.py data of launch N, when coverage is measured
 """
 
 from __future__ import annotations

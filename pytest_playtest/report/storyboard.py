@@ -1,17 +1,9 @@
 """The storyboard: one image of a run, a tile per step, the action drawn on it, findings in red.
 
-Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of the same test in ``run-2/``,
-``run-3/``... inside it)::
-
-    frames/step-0000.png   the window before the first action, then after each step (when screenshots are on)
-    verdict.json           Verdict.to_dict()
-    stdout.txt stderr.txt  what the app printed
-    storyboard.png         one image of the run: a tile per step, the action drawn on it, findings in red
-    run.gif                the frames as an animation
-
 The storyboard follows AUI-Gym's run "dashboard": instead of every full screenshot it tiles the region each
 action touched, so a failing step is visible at a glance on one image of at most 1920x1080.
 """
+
 from __future__ import annotations
 
 import math
