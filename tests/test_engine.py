@@ -186,3 +186,8 @@ def test_coverage_of_a_program_that_is_not_python_is_a_note(display: Display, vi
     result = play(display, vision, app=["xmessage", "-geometry", "+0+0", "hello"], coverage=True, max_steps=3)
     assert result.verdict.coverage is None
     assert any("coverage not measured" in note for note in result.verdict.notes), result.verdict.summary()
+
+
+def test_a_disabled_button_is_not_unresponsive(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(APPS / "tk_disabled.py"), max_steps=40).verdict
+    assert verdict.passed, verdict.summary()

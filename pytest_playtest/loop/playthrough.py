@@ -15,6 +15,7 @@ import numpy as np
 
 from ..actions import POINTER_KINDS, Action, ActionError
 from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
+from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
 from ..policies.vocabulary import Vocabulary, scan_app
@@ -32,6 +33,14 @@ from .spec import Pacing, RunResult, RunSpec
 from .workers import FrameWriter, TextReader
 
 STARTUP_TIMEOUT = 20.0
+#: Seconds a running app may take to show the window that replaces its old one (pygame's set_mode, a
+#: fullscreen toggle), under load too.
+WINDOW_REPLACED = 6.0
+#: Seconds that must be left in a run for a relaunch to be worth it (start, first paint, a few steps).
+RELAUNCH_TIME_LEFT = 5.0
+#: Grey levels between a widget's face and its text below which it looks disabled (Tk draws a disabled
+#: button's text #a3a3a3 on #d9d9d9: 54; an enabled one black on it: 217).
+DISABLED_CONTRAST = 100
 #: A run launches its app at most this many times (it is launched again after each normal exit).
 MAX_LAUNCHES = 20
 
@@ -359,7 +368,7 @@ class Playthrough:
         if self.oracles.check_exit(step):
             self._exited()
             return True
-        if self.app.wait_for_window(timeout=2.0):
+        if self.app.wait_for_window(timeout=WINDOW_REPLACED):
             return False
         raise AppError("the app is running but its window is gone")
 
@@ -389,7 +398,12 @@ class Playthrough:
                           f"(launch {len(self.launcher.apps) + 1})")
         self.app = self.launcher.start()
         self.oracles.follow(self.app)
-        if not self._shown() or self._painted(min(5.0, self.deadline - time.monotonic())) is None:
+        try:
+            shown = self._shown() and self._painted(min(5.0, self.deadline - time.monotonic())) is not None
+        except AppError as exc:  # too slow for the time left: the run ends here, the app did nothing wrong
+            self.notes.append(f"the relaunched app showed no window before the run's time ran out ({exc})")
+            shown = False
+        if not shown:
             self.stopped_by = "exit"
             return True
         self.previous = self.screen.last if self.screen else None
@@ -398,7 +412,8 @@ class Playthrough:
     def _may_relaunch(self) -> bool:
         """A normal exit (code 0) with steps and time left, in a run that does not expect the app to exit."""
         expects_exit = any(e.kind == "exits" for e in self.spec.expect)
-        budget_left = len(self.steps) < self.spec.max_steps and self.deadline - time.monotonic() > 1.0
+        budget_left = (len(self.steps) < self.spec.max_steps
+                       and self.deadline - time.monotonic() > RELAUNCH_TIME_LEFT)
         return (self.app.poll() == 0 and not expects_exit and budget_left
                 and len(self.launcher.apps) < MAX_LAUNCHES)
 
@@ -489,10 +504,23 @@ def _until_still(screen: Screen, still: float, *, limit: float) -> None:
 
 
 def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision) -> bool:
+    """Whether a click landed on an enabled-looking button or field (a control that should react)."""
     target = action.target
     if target is None or action.kind not in ("click", "double_click"):
         return False
-    return any(w.kind in ("button", "field") and w.box.contains(*target) for w in vision.widgets(frame, key=key))
+    return any(w.kind in ("button", "field") and w.box.contains(*target) and not _greyed_out(frame, w.box)
+               for w in vision.widgets(frame, key=key))
+
+
+def _greyed_out(frame: np.ndarray, box: Box) -> bool:
+    """A widget drawn in low contrast is disabled, as toolkits draw it (grey text on a grey face): it does
+    nothing on purpose, so it is never judged unresponsive."""
+    inner = box.expand(-4)  # without the bevel, whose highlight and shadow have full contrast either way
+    crop = frame[inner.y : inner.bottom, inner.x : inner.right]
+    if not crop.size:
+        return False
+    low, face, high = np.percentile(crop.mean(axis=2), (0.2, 50, 99.8))  # a thin "−" inks 1 % of its button
+    return bool(max(face - low, high - face) < DISABLED_CONTRAST)
 
 
 def _final_text(app: App, vision: Vision) -> str:
