@@ -1,8 +1,13 @@
 """The offline tester: explores like a methodical person (coverage) or plays like a persistent one (goal).
 
-Coverage clicks every widget candidate of every screen it meets (screens are told apart by perceptual
-hash), types into fields, tries the keys games use (dropping those that twice did nothing), and always
-prefers what it has tried least.
+Coverage tries exactly the inputs the app's code handles (``context.vocabulary``: its keys and shortcuts,
+right clicks and drags when handled, typing into fields when typing is handled) plus the widgets vision
+finds on each screen; the generic ``GAME_KEYS`` only when the source told nothing. Every input is tried
+once; then the budget goes where new code keeps appearing (``Step.new_lines`` under coverage, else new
+pictures): each input has an energy that grows with what it found and decays with fruitless tries
+(``exploration.py``). An input that had an effect is repeated until its effect stops (walk to the edge),
+productive short sequences are replayed in new orders, and an input that did nothing in one state is tried
+again in others with less weight, never dropped. Quit keys are pressed once, late.
 Goal repeats the inputs that changed the screen or raised a number on it (the score), restarts after a
 loss, and leaves stopping to the session, which stops as soon as every expectation is met.
 Both are seeded: the same app and seed give the same choices.
@@ -11,27 +16,126 @@ Both are seeded: the same app and seed give the same choices.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from ..actions import Action
 from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
+from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
+from .inputs import GAME_KEYS, InputCatalog
 
-GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
-FIELD_TEXT = ("12", "hello")
+__all__ = ["GAME_KEYS", "HeuristicPolicy"]
+
 LOSS = re.compile(r"game\s*over|you\s*lose|you\s*lost|try\s*again|crashed|press .*(re)?start", re.I)
 NUMBER = re.compile(r"(?:score|points?|pts)\D{0,3}(\d+)", re.I)
 SAME_SCREEN = 6  # hamming distance below which two perceptual hashes are one screen
 WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (labels change)
+REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
+#: repeats of an effective input (walk to the edge); an animating app changes anyway, so fewer there
+DEPTH, ANIMATED_DEPTH = 12, 5
+#: repeats of an effective click or other pointer input (a digit button appends forever: no edge to reach)
+POINTER_DEPTH = 3
+SEQUENCE_CHANCE = 0.2  # share of free choices that replay a short sequence
+QUIT_AT = 0.85  # share of the step budget after which a quit key is tried, once
+NEW_SCREEN_GAIN = 2.0  # a picture never met before is worth this many new lines
+NOT_TRIED_HERE = 3.0  # weight factor of an input not yet tried on the current screen
+RANK_WEIGHT = (1.0, 1.0, 0.6, 0.3)  # by Candidate.rank (inputs.py): the app's own controls weigh most
 
 
 @dataclass
 class ScreenMemory:
     signature: int
+    index: int
     widgets: list[Widget] = field(default_factory=list)
     visits: int = 0
+
+
+class Screens:
+    """Screens told apart by perceptual hash (a moving cursor or a counter is the same screen)."""
+
+    def __init__(self) -> None:
+        self.known: list[ScreenMemory] = []
+
+    def visit(self, signature: int) -> tuple[ScreenMemory, bool]:
+        """The screen of this signature and whether it is new."""
+        for memory in self.known:
+            if hamming(memory.signature, signature) <= SAME_SCREEN:
+                memory.visits += 1
+                return memory, False
+        memory = ScreenMemory(signature, len(self.known), visits=1)
+        self.known.append(memory)
+        return memory, True
+
+
+@dataclass
+class Attempt:
+    """One candidate being performed (a click and its typed text are one attempt) and what it did."""
+
+    candidate: Candidate
+    state: str
+    screen: int
+    changed: bool = False
+    lines: int = 0
+    novel: bool = False
+    after: str = ""
+
+    def absorb(self, step: Step, novel: bool) -> None:
+        self.changed = self.changed or (step.changed and not step.error)
+        self.lines += step.new_lines or 0
+        self.novel = self.novel or novel
+        self.after = step.after_hash or self.after
+
+
+@dataclass
+class Replay:
+    """A short sequence being replayed: its names, what is left of it, and what it found so far."""
+
+    names: tuple[str, ...]
+    queue: list[Candidate]
+    gain: float = 0.0
+
+
+@dataclass
+class Memory:
+    """What the tester learned about the app. Kept when the app is launched again: it starts over, but its
+    inputs work as they did."""
+
+    stats: dict[str, InputStats] = field(default_factory=dict)
+    tried_on: dict[int, set[str]] = field(default_factory=dict)  # screen index → the inputs tried there
+    kind_tries: Counter[str] = field(default_factory=Counter)  # attempts per Candidate.kind
+    known: dict[str, Candidate] = field(default_factory=dict)  # the latest candidate of each name
+    walked: set[str] = field(default_factory=set)  # inputs repeated to their edge once already
+    sequences: Sequences = field(default_factory=Sequences)
+    seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
+
+    def effective(self) -> list[str]:
+        """The inputs that had an effect somewhere, sorted (the same seed draws the same ones)."""
+        return sorted(name for name, stats in self.stats.items() if stats.effects and name in self.known)
+
+
+@dataclass
+class Underway:
+    """What the tester is in the middle of. Dropped when the app is launched again."""
+
+    pending: list[Action] = field(default_factory=list)  # the rest of the attempt's actions
+    attempt: Attempt | None = None
+    expected: Action | None = None  # the action handed out last (the loop may insert its own steps)
+    streak: Streak | None = None
+    replay: Replay | None = None
+    recent: list[str] = field(default_factory=list)  # the last finished attempts (sequences)
+    finished: str | None = None  # the last finished attempt (credited when a new screen follows)
+
+
+@dataclass
+class Scoring:
+    """Goal play: which actions changed the screen or came before the score rose."""
+
+    tried: Counter[str] = field(default_factory=Counter)
+    effects: Counter[str] = field(default_factory=Counter)
+    scoring: Counter[str] = field(default_factory=Counter)
+    last_score: int | None = None
 
 
 class HeuristicPolicy(Policy):
@@ -40,83 +144,210 @@ class HeuristicPolicy(Policy):
     def __init__(self, context: PolicyContext) -> None:
         super().__init__(context)
         self.rng = context.rng()
-        self.screens: list[ScreenMemory] = []
-        self.tried: Counter[str] = Counter()
-        self.effects: Counter[str] = Counter()
-        self.attempts: Counter[str] = Counter()  # explored actions by label, over all screens
-        self.pending: list[Action] = []
-        self.last_score: int | None = None
-        self.scoring: Counter[str] = Counter()
+        vocabulary = context.vocabulary
+        self.inputs = InputCatalog(None if vocabulary is None or vocabulary.is_empty else vocabulary)
+        self.screens = Screens()
+        self.memory = Memory()
+        self.now = Underway()
+        self.score = Scoring()
+        self.self_changes: deque[bool] = deque(maxlen=4)  # whether the picture changed between our steps
+        self.launch = 1
+        self.quit_tried = False
 
-    # -- memory of screens ------------------------------------------------------------------------------
-    def _screen(self, observation: Observation) -> ScreenMemory:
-        signature = perceptual_hash(observation.frame)
-        for memory in self.screens:
-            if hamming(memory.signature, signature) <= SAME_SCREEN:
-                break
-        else:
-            memory = ScreenMemory(signature)
-            self.screens.append(memory)
-        if memory.visits % WIDGET_REFRESH == 0:
-            memory.widgets = [w for w in observation.widgets() if w.kind in ("button", "field", "shape")]
-        memory.visits += 1
-        return memory
-
+    # -- what the loop tells ------------------------------------------------------------------------------
     def record(self, step: Step) -> None:
         if step.changed:
-            self.effects[step.action.label()] += 1
+            self.score.effects[step.action.label()] += 1
+        seen = self.memory.seen_states
+        novel = bool(step.after_hash) and step.after_hash not in seen and not self.animating
+        seen.update(h for h in (step.before_hash, step.after_hash) if h)
+        now = self.now
+        if now.attempt is None or step.action != now.expected:
+            return  # a step the loop chose itself (it retries suspect targets): not ours to judge
+        now.expected = None
+        now.attempt.absorb(step, novel)
+        if not now.pending:
+            attempt, now.attempt = now.attempt, None
+            self._finish(attempt)
+
+    @property
+    def animating(self) -> bool:
+        """The picture changes by itself (seen between our steps): a visible change proves little then."""
+        return sum(self.self_changes) >= 2
+
+    def _notice(self, observation: Observation) -> None:
+        if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
+            self.launch = observation.launch
+            self.now = Underway()
+            return
+        history = observation.history
+        if history and history[-1].after_hash:
+            self.self_changes.append(observation.frame_hash != history[-1].after_hash)
 
     # -- decisions ----------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
-        if self.pending:
-            return Decision(self.pending.pop(0), note="follow-up")
+        self._notice(observation)
         if self.context.strategy == "goal":
             return self._play(observation)
         return self._explore(observation)
 
     def _explore(self, observation: Observation) -> Decision:
+        now = self.now
+        if now.pending:
+            return self._emit(now.pending.pop(0), "follow-up")
         screen = self._screen(observation)
-        index = self.screens.index(screen)
-        options: list[tuple[str, Action, list[Action]]] = []
-        for widget in screen.widgets:
-            x, y = widget.box.center
-            follow = [Action.type_text(self.rng.choice(FIELD_TEXT))] if widget.kind == "field" else []
-            options.append((f"s{index}:{widget.kind}@{x},{y}", Action.click(x, y), follow))
-        keys = [Action.press(key) for key in GAME_KEYS]
-        # a key that did nothing anywhere, twice, is not how this app is used: its controls get the steps
-        useful = [k for k in keys if self.attempts[k.label()] < 2 or self.effects[k.label()]]
-        for key in useful or ([] if options else keys):
-            options.append((f"s{index}:key:{key.key}", key, []))
-        fewest = min(self.tried[name] for name, _, _ in options)
-        # widgets come before keys among the least tried: apps are explored by their controls first
-        candidates = [option for option in options if self.tried[option[0]] == fewest]
-        name, action, follow = candidates[0] if fewest == 0 else self.rng.choice(candidates)
-        self.tried[name] += 1
-        self.attempts[action.label()] += 1
-        self.pending.extend(follow)
-        return Decision(action, note=f"explore {name} (tried {fewest}x before)")
+        candidates = self.inputs.candidates(screen.widgets, observation.size)
+        self.memory.known.update((c.name, c) for c in candidates)
+        candidate, why = self._choose(observation, screen, candidates)
+        now.attempt = Attempt(candidate, observation.frame_hash, screen.index)
+        now.pending = list(candidate.actions[1:])
+        label = f" ({candidate.label})" if candidate.label else ""
+        return self._emit(candidate.actions[0], f"{why}: {candidate.name}{label}")
 
+    def _emit(self, action: Action, note: str) -> Decision:
+        self.now.expected = action
+        return Decision(action, note=note)
+
+    def _choose(self, observation: Observation, screen: ScreenMemory,
+                candidates: list[Candidate]) -> tuple[Candidate, str]:
+        """What is under way first (a sequence, a streak), then the late quit, new inputs, a replay, energy."""
+        now = self.now
+        if now.replay is not None and now.replay.queue:
+            return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
+        fresh = [c for c in candidates if c.name not in self.memory.stats]
+        if now.streak is not None and not any(c.rank == 0 for c in fresh):
+            # (an input that made new controls appear, a menu, is not repeated: they come first)
+            return now.streak.candidate, f"depth {now.streak.count + 1}"
+        now.streak = None
+        quit_input = self._quit_late(observation, screen)
+        if quit_input is not None:
+            return quit_input, "quit once, late"
+        if fresh:
+            return self._fresh(fresh), "new input"
+        if self.rng.random() < SEQUENCE_CHANCE:
+            replay = self._start_replay()
+            if replay is not None:
+                return replay.queue.pop(0), f"sequence {' → '.join(replay.names)}"
+        weights = [self._weight(c, observation.frame_hash, screen) for c in candidates]
+        return weighted_choice(self.rng, candidates, weights), "energy"
+
+    def _fresh(self, fresh: list[Candidate]) -> Candidate:
+        """Methodical: every input once, each kind of input (keys, clicks, right clicks, fields...) in turn,
+        the app's own controls and keys first and in order; a board's many cells in a seeded random order."""
+        best = min(fresh, key=lambda c: (self.memory.kind_tries[c.kind], c.rank))
+        if best.rank <= 1:
+            return best
+        return self.rng.choice([c for c in fresh if (c.kind, c.rank) == (best.kind, best.rank)])
+
+    def _weight(self, candidate: Candidate, state: str, screen: ScreenMemory) -> float:
+        """Energy, lowered where the input did nothing, raised on a screen where it was never tried."""
+        here = 1.0 if candidate.name in self.memory.tried_on.get(screen.index, ()) else NOT_TRIED_HERE
+        rank = RANK_WEIGHT[min(candidate.rank, len(RANK_WEIGHT) - 1)]
+        return self.memory.stats[candidate.name].weight(state) * here * rank
+
+    def _start_replay(self) -> Replay | None:
+        names = self.memory.sequences.pick(self.rng, self.memory.effective())
+        if names is None or any(name not in self.memory.known for name in names):
+            return None
+        self.now.replay = Replay(names, [self.memory.known[name] for name in names])
+        return self.now.replay
+
+    def _quit_late(self, observation: Observation, screen: ScreenMemory) -> Candidate | None:
+        """A quit key ends the launch normally (the loop launches the app again): worth one try, late."""
+        if (self.quit_tried or observation.step < QUIT_AT * self.context.max_steps
+                or any(e.kind == "alive" for e in self.context.expectations)):
+            return None
+        candidates = self.inputs.quit_inputs(screen.widgets)
+        self.quit_tried = bool(candidates)
+        return candidates[0] if candidates else None
+
+    # -- what the attempts did -------------------------------------------------------------------------------
+    def _finish(self, attempt: Attempt) -> None:
+        memory, now, name = self.memory, self.now, attempt.candidate.name
+        effect = attempt.changed or attempt.lines > 0
+        # under coverage new code is the reward; without it, a picture never seen before
+        gain = float(attempt.lines) if self.context.coverage else float(attempt.novel)
+        memory.stats.setdefault(name, InputStats()).update(effect=effect, gain=gain, state=attempt.state)
+        memory.tried_on.setdefault(attempt.screen, set()).add(name)
+        memory.kind_tries[attempt.candidate.kind] += 1
+        now.finished = name
+        now.recent = [*now.recent, name][-3:]
+        if attempt.lines > 0:
+            memory.sequences.add(now.recent, attempt.lines)
+        if now.replay is None:
+            self._deepen(attempt, effect)
+            return
+        now.replay.gain += gain
+        if not now.replay.queue:
+            memory.sequences.replayed(now.replay.names, now.replay.gain)
+            now.replay = None
+
+    def _deepen(self, attempt: Attempt, effect: bool) -> None:
+        """Start, continue or end the repetition of an input that had an effect."""
+        streak = self.now.streak
+        if streak is not None and streak.candidate.name == attempt.candidate.name:
+            if self.animating:  # it may have started before the app was seen animating
+                streak.bound = min(streak.bound, ANIMATED_DEPTH)
+            if not streak.goes_on(changed=attempt.changed, after=attempt.after, lines=attempt.lines,
+                                  animating=self.animating):
+                self.now.streak = None
+            return
+        self.now.streak = None
+        # an animating app changes anyway: there only new code shows an effect (when it is measured)
+        deep = attempt.lines > 0 if self.animating and self.context.coverage else effect
+        if not (deep and attempt.candidate.repeatable):
+            return
+        bound = ANIMATED_DEPTH if self.animating else DEPTH
+        if attempt.candidate.kind != "press":
+            bound = min(bound, POINTER_DEPTH)  # walking is done with keys; a button's third press is enough
+        name = attempt.candidate.name
+        if name in self.memory.walked:
+            # the edge is known: mostly stop on the way this time (a side path, a junction), now and then
+            # walk on to the edge again (from a new place, it may be another edge)
+            bound = self.rng.choice((1, 2, 3, bound))
+        self.memory.walked.add(name)
+        if bound > 1:
+            self.now.streak = Streak(attempt.candidate, bound, seen={attempt.state, attempt.after})
+
+    # -- screens ----------------------------------------------------------------------------------------------
+    def _screen(self, observation: Observation) -> ScreenMemory:
+        screen, new = self.screens.visit(perceptual_hash(observation.frame))
+        stats = self.memory.stats.get(self.now.finished or "")
+        if new and stats is not None:
+            stats.credit(NEW_SCREEN_GAIN)  # new screens bring new widgets
+        if self.inputs.uses_widgets and (new or screen.visits % WIDGET_REFRESH == 1 or self._big_change(observation)):
+            screen.widgets = observation.widgets()
+        return screen
+
+    def _big_change(self, observation: Observation) -> bool:
+        last = observation.history[-1] if observation.history else None
+        return last is not None and not self.animating and last.changed_fraction >= REFRESH_FRACTION
+
+    # -- goal play ----------------------------------------------------------------------------------------
     def _play(self, observation: Observation) -> Decision:
-        text = observation.seen_text
+        text, score = observation.seen_text, self.score
+        keys = self.inputs.play_keys()
         if LOSS.search(text):
-            restart = self.rng.choice(("space", "enter", "r"))
-            return Decision(Action.press(restart), note="restart after a loss")
+            restart = [k for k in ("space", "enter", "r", "n") if k in keys] or ["space", "enter", "r"]
+            return Decision(Action.press(self.rng.choice(restart)), note="restart after a loss")
         self._credit_score(text, observation)
-        actions = [Action.press(key) for key in GAME_KEYS]
-        width, height = observation.size
-        actions.append(Action.click(width // 2, height // 2))
-        weights = [1 + 3 * self.effects[a.label()] / (1 + self.tried[a.label()]) + 5 * self.scoring[a.label()]
+        actions = [Action.press(key) for key in keys]
+        vocabulary = self.inputs.vocabulary
+        if vocabulary is None or "left" in vocabulary.buttons or not actions:
+            width, height = observation.size
+            actions.append(Action.click(width // 2, height // 2))
+        weights = [1 + 3 * score.effects[a.label()] / (1 + score.tried[a.label()]) + 5 * score.scoring[a.label()]
                    for a in actions]
         action = self.rng.choices(actions, weights=weights)[0]
-        self.tried[action.label()] += 1
+        score.tried[action.label()] += 1
         return Decision(action, note="play")
 
     def _credit_score(self, text: str, observation: Observation) -> None:
         match = NUMBER.search(text)
         if not match:
             return
-        score = int(match.group(1))
-        if self.last_score is not None and score > self.last_score:
+        value = int(match.group(1))
+        if self.score.last_score is not None and value > self.score.last_score:
             for step in observation.history[-5:]:
-                self.scoring[step.action.label()] += 1
-        self.last_score = score
+                self.score.scoring[step.action.label()] += 1
+        self.score.last_score = value

@@ -1,0 +1,168 @@
+"""The inputs an app offers on one screen: its own (the vocabulary read from its code) and what vision finds.
+
+``InputCatalog`` turns the vocabulary and a screen's widgets into ``Candidate`` inputs for the offline
+tester (``heuristic.py``). The code's keys, shortcuts, right clicks, drags, wheel and typing are used
+when the code handles them, its quit keys and quit labels only when asked for; without a vocabulary the
+keys games commonly use stand in. A pointer input is named by where it lands (``Places``), so a widget
+keeps its statistics across screens.
+
+Ranks order the untried inputs: 0 the app's own controls (labels its code names, fields), 1 keys and the
+buttons of a widget toolkit, 2 what a drawn UI shows (board cells, sprites) and pointer probes, 3 the
+rest (holds, drags, the wheel, other texts).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..actions import Action
+from ..vision import Widget
+from .exploration import Candidate
+from .vocabulary import Vocabulary, split_hotkey
+
+GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
+FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
+CLEAR_FIELD = (Action.press("end"), Action.press("backspace", 40))
+CLICKABLE = ("button", "field", "shape")
+MOVEMENT_KEYS = frozenset({"left", "right", "up", "down", "w", "a", "s", "d", "h", "j", "k", "l"})
+HOLD_SECONDS = 0.6  # movement keys are also held: games that poll the keyboard move while a key is down
+#: where to probe with the pointer when vision finds few widgets (fractions of the window)
+PROBE_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+FEW_WIDGETS = 3
+NEAR = 8  # pixels: a widget boxed a little differently on another screen is the same place
+
+
+class Places:
+    """Where pointer inputs land, named by the first point seen there: a widget keeps its name when vision
+    boxes it a few pixels differently or its label changes (a counter, a toggled caption)."""
+
+    def __init__(self) -> None:
+        self.known: list[tuple[int, int]] = []
+
+    def name(self, x: int, y: int) -> str:
+        for px, py in self.known:
+            if abs(px - x) <= NEAR and abs(py - y) <= NEAR:
+                return f"{px},{py}"
+        self.known.append((x, y))
+        return f"{x},{y}"
+
+
+class InputCatalog:
+    """The candidates of one app, screen by screen."""
+
+    def __init__(self, vocabulary: Vocabulary | None) -> None:
+        self.vocabulary = vocabulary
+        self.places = Places()
+        self.labels = {plain(t) for t in vocabulary.texts} if vocabulary else set()
+        self.quit_labels = {plain(t) for t in vocabulary.quit_texts} if vocabulary else set()
+
+    @property
+    def uses_widgets(self) -> bool:
+        """Whether vision is worth asking for widgets: the app takes clicks or typing (a keyboard game does not)."""
+        v = self.vocabulary
+        return v is None or bool(v.buttons or v.texts or v.typing)
+
+    def candidates(self, widgets: list[Widget], size: tuple[int, int]) -> list[Candidate]:
+        v = self.vocabulary
+        if v is None:  # nothing known: widgets and the keys games use
+            return [*self._widget_clicks(widgets), *self._fields(widgets, enter=False),
+                    *(key_candidate(key, 1) for key in GAME_KEYS)]
+        found = self._widget_clicks(widgets)
+        if v.typing:
+            found += self._fields(widgets, enter="enter" in v.keys)
+        found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
+        found += [Candidate(f"hold:{key}", (Action.hold(key, HOLD_SECONDS),), rank=3, repeatable=False)
+                  for key in v.safe_keys if key in MOVEMENT_KEYS]
+        found += self._pointer_probes(widgets, size, v)
+        if v.typing and not v.texts and not any(w.kind == "field" for w in widgets):
+            # typing handled without fields (a game reading characters): type into the window
+            found += [Candidate(f"type:{text}", (Action.type_text(text),), rank=2, repeatable=False)
+                      for text in FIELD_TEXT if text]
+        return found or [Candidate("wait", (Action.wait(0.3),), rank=3)]
+
+    def quit_inputs(self, widgets: list[Widget]) -> list[Candidate]:
+        """The app's quit keys and the quit labels on screen (they end the app normally)."""
+        if self.vocabulary is None:
+            return []
+        return [*(key_candidate(key, 0) for key in self.vocabulary.quit_keys),
+                *(self._click(w, 0) for w in widgets if w.text and plain(w.text) in self.quit_labels)]
+
+    def play_keys(self) -> tuple[str, ...]:
+        """The keys goal play uses: the app's own single keys (not its quit keys), else those games use."""
+        if self.vocabulary is None:
+            return GAME_KEYS
+        return tuple(k for k in self.vocabulary.safe_keys if len(k) == 1 or "+" not in k)
+
+    def _widget_clicks(self, widgets: list[Widget]) -> list[Candidate]:
+        """Labels the code names (buttons, menu entries) first, then other buttons of a widget toolkit, then
+        what a drawn UI shows (board cells, sprites) and, in apps with labelled controls, other texts (a
+        radio button's label). Quit labels are left alone."""
+        found = []
+        for widget in widgets:
+            label = plain(widget.text)
+            if label and label in self.quit_labels:
+                continue
+            if label in self.labels or (widget.kind == "button" and self.vocabulary is None):
+                found.append(self._click(widget, 0))
+            elif widget.kind == "button":
+                # a toolkit's button labelled at run time; on a drawn UI, a board cell with a number
+                found.append(self._click(widget, 1 if self.labels else 2))
+            elif widget.kind == "shape":
+                found.append(self._click(widget, 2))
+            elif widget.kind == "text" and self.labels:
+                found.append(self._click(widget, 3))
+        return found
+
+    def _fields(self, widgets: list[Widget], *, enter: bool) -> list[Candidate]:
+        """Click a field, type into it (or empty it), and press Enter when the app handles it."""
+        found = []
+        for widget in (w for w in widgets if w.kind == "field"):
+            x, y = widget.center
+            for text in FIELD_TEXT:
+                typed = (Action.type_text(text),) if text else CLEAR_FIELD
+                tail = (Action.press("enter"),) if enter else ()
+                found.append(Candidate(f"field@{self.places.name(x, y)}:{text!r}",
+                                       (Action.click(x, y), *typed, *tail), rank=0, repeatable=False))
+        return found
+
+    def _pointer_probes(self, widgets: list[Widget], size: tuple[int, int], v: Vocabulary) -> list[Candidate]:
+        """Right clicks, drags and the wheel where the code handles them; clicks at fixed points when vision
+        finds few widgets (a board drawn without outlines)."""
+        width, height = size
+        points = [(int(fx * width), int(fy * height)) for fx, fy in PROBE_POINTS]
+        targets = [w.center for w in widgets if w.kind in CLICKABLE] + points
+        found = []
+        if "left" in v.buttons and sum(w.kind in CLICKABLE for w in widgets) < FEW_WIDGETS:
+            found += [self._point("click", Action.click(x, y), 2) for x, y in points]
+        if "right" in v.buttons:
+            found += [self._point("right", Action.right_click(x, y), 2) for x, y in targets]
+        if "wheel" in v.buttons:
+            found += [Candidate(f"scroll-{d}", (Action.scroll(width // 2, height // 2, d),), rank=3)
+                      for d in ("down", "up")]
+        if v.drags:
+            cx, cy = width // 2, height // 2
+            ends = ((cx + width // 4, cy), (cx - width // 4, cy), (cx, cy + height // 4), (cx, cy - height // 4))
+            found += [Candidate(f"drag→{self.places.name(x, y)}", (Action.drag(cx, cy, x, y),), rank=3)
+                      for x, y in ends]
+        return found
+
+    def _point(self, prefix: str, action: Action, rank: int) -> Candidate:
+        x, y = action.target or (0, 0)
+        return Candidate(f"{prefix}@{self.places.name(x, y)}", (action,), rank=rank)
+
+    def _click(self, widget: Widget, rank: int) -> Candidate:
+        x, y = widget.center
+        return Candidate(f"click@{self.places.name(x, y)}", (Action.click(x, y),), rank=rank,
+                         label=widget.text or widget.kind)
+
+
+def key_candidate(key: str, rank: int) -> Candidate:
+    """A key press, or a shortcut ("ctrl+s") pressed as a chord."""
+    if len(key) > 1 and "+" in key:
+        return Candidate(f"hotkey:{key}", (Action.hotkey(*split_hotkey(key)),), rank=rank)
+    return Candidate(f"key:{key}", (Action.press(key),), rank=rank)
+
+
+def plain(text: str) -> str:
+    """A label as compared with the code's: case, spaces and a trailing colon or ellipsis do not matter."""
+    return re.sub(r"[\s.:…]+", " ", text).strip().lower()

@@ -1,0 +1,428 @@
+"""The offline tester (policies/heuristic.py): unit level on small simulated apps, end to end on the
+detection benchmark's apps (benchmarks/detection/apps) through the real loop, display and vision.
+
+The simulated apps are state machines: each state has its own synthetic frame (noise seeded by the state's
+name, so every state is a different picture to the perceptual hash), an input moves between states, and a
+move may report new lines of code as coverage would.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pytest_playtest.actions import Action
+from pytest_playtest.expect import Expectation
+from pytest_playtest.geometry import Box
+from pytest_playtest.policies.base import Observation, PolicyContext
+from pytest_playtest.policies.exploration import InputStats, Sequences, Streak, mutate
+from pytest_playtest.policies.heuristic import ANIMATED_DEPTH, DEPTH, GAME_KEYS, QUIT_AT, HeuristicPolicy
+from pytest_playtest.policies.vocabulary import Vocabulary
+from pytest_playtest.runtime.display import Display
+from pytest_playtest.trajectory import Step
+from pytest_playtest.vision import Vision, Widget
+
+# -- a simulated app -------------------------------------------------------------------------------------
+#: what an action does in a state: the next state and the new lines it reached (None: nothing happens)
+Rule = Callable[[str, Action], tuple[str, int] | None]
+
+
+def frame_of(state: str, size: tuple[int, int] = (160, 120)) -> np.ndarray:
+    rng = np.random.default_rng(zlib.crc32(state.encode()))
+    blocks = rng.integers(0, 256, size=(8, 9, 3), dtype=np.uint8)
+    return np.kron(blocks, np.ones((size[1] // 8, size[0] // 9 + 1, 1), dtype=np.uint8))[:size[1], :size[0]]
+
+
+class FakeVision:
+    """Widgets for the frames of the simulated app (no OCR: the frames are noise): the same everywhere, or
+    per state (the frame's key)."""
+
+    def __init__(self, widgets: list[Widget] | None = None, by_state: dict[str, list[Widget]] | None = None) -> None:
+        self.found = widgets or []
+        self.by_state = by_state or {}
+        self.asked = 0
+
+    def widgets(self, frame: np.ndarray, key: str | None = None) -> list[Widget]:
+        self.asked += 1
+        return list(self.by_state.get(key or "", self.found))
+
+
+@dataclass
+class SimApp:
+    rule: Rule
+    state: str = "start"
+    launch: int = 1
+    vision: Any = field(default_factory=FakeVision)
+    steps: list[Step] = field(default_factory=list)
+    coverage: bool = False
+    self_changing: bool = False
+
+    def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
+        for _ in range(count):
+            self.step(policy)
+        return [s.action for s in self.steps]
+
+    def step(self, policy: HeuristicPolicy) -> Step:
+        if self.self_changing:
+            self.state = self.state.split("~")[0] + f"~{len(self.steps)}"  # a new picture at every look
+        observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
+                                  elapsed=0.0, history=self.steps, vision=self.vision, launch=self.launch)
+        decision = policy.decide(observation)
+        action = decision.action
+        before = self.state
+        outcome = self.rule(before.split("~")[0], action)
+        lines = 0
+        if outcome is not None:
+            self.state, lines = outcome
+        changed = self.state != before
+        step = Step(index=len(self.steps) + 1, action=action, before_hash=before, after_hash=self.state,
+                    changed=changed, changed_fraction=0.3 if changed else 0.0,
+                    new_lines=lines if self.coverage else None, launch=self.launch, note=decision.note)
+        self.steps.append(step)
+        policy.record(step)
+        return step
+
+
+def context(vocabulary: Vocabulary | None = None, *, seed: int = 0, max_steps: int = 150, coverage: bool = False,
+            strategy: str = "coverage", expectations: list[Expectation] | None = None) -> PolicyContext:
+    return PolicyContext(strategy=strategy, goal="", expectations=expectations or [], seed=seed,
+                         max_steps=max_steps, timeout=60.0, window=(160, 120), vocabulary=vocabulary,
+                         coverage=coverage)
+
+
+def keys_of(actions: list[Action]) -> list[str]:
+    return [a.key or "" for a in actions if a.kind in ("press", "hold")]
+
+
+def line_walk(length: int = 4) -> Rule:
+    """A corridor of ``length + 1`` cells: left/right move along it and stop at its ends (nothing
+    happens there); the first visit of a cell reaches one new line."""
+    seen: set[int] = set()
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        cell = 0 if state == "start" else int(state[1:])
+        step = {"left": -1, "right": 1}.get(action.key or "", 0) if action.kind == "press" else 0
+        target = cell + step
+        if not step or not 0 <= target <= length:
+            return None
+        fresh = target not in seen
+        seen.add(target)
+        return f"c{target}", int(fresh)
+
+    return rule
+
+
+WASD = Vocabulary(keys=("w", "a", "s", "d", "r", "escape"), quit_keys=("escape",))
+
+
+# -- the inputs it tries -----------------------------------------------------------------------------
+def test_vocabulary_keys_are_tried_not_the_generic_ones() -> None:
+    app = SimApp(lambda state, action: None)
+    actions = app.play(HeuristicPolicy(context(WASD)), 60)
+    assert set(keys_of(actions)) <= {"w", "a", "s", "d", "r"}
+    assert {"w", "a", "s", "d", "r"} <= set(keys_of(actions))
+    assert not app.vision.asked  # a keyboard-only app: vision is never asked for widgets
+
+
+def test_without_a_vocabulary_the_generic_keys_are_tried() -> None:
+    for vocabulary in (None, Vocabulary()):
+        actions = SimApp(lambda state, action: None).play(HeuristicPolicy(context(vocabulary)), 30)
+        assert set(GAME_KEYS) <= set(keys_of(actions))
+
+
+def test_the_quit_key_is_pressed_once_and_only_late() -> None:
+    app = SimApp(lambda state, action: None)
+    actions = app.play(HeuristicPolicy(context(WASD, max_steps=150)), 150)
+    quits = [i + 1 for i, a in enumerate(actions) if a.key == "escape"]
+    assert len(quits) == 1 and quits[0] >= QUIT_AT * 150
+
+
+def test_after_the_quit_and_a_relaunch_the_app_is_played_on_without_quitting_again() -> None:
+    app = SimApp(line_walk(6))
+    policy = HeuristicPolicy(context(Vocabulary(keys=("right", "left", "q"), quit_keys=("q",)), max_steps=60))
+    while not any(s.action.key == "q" for s in app.steps):
+        app.step(policy)
+    app.launch, app.state = 2, "start"  # the quit key worked: the loop launched the app again
+    keys = keys_of(app.play(policy, 60))
+    assert keys.count("q") == 1 and policy.launch == 2
+    assert policy.memory.stats["key:right"].tries > 1  # still played, with what it learned
+
+
+def test_the_quit_key_is_left_alone_when_the_app_must_stay_alive() -> None:
+    policy = HeuristicPolicy(context(WASD, expectations=[Expectation("alive")]))
+    assert "escape" not in keys_of(SimApp(lambda state, action: None).play(policy, 150))
+
+
+def test_hotkeys_right_clicks_drags_and_fields_come_from_the_vocabulary() -> None:
+    vocabulary = Vocabulary(keys=("enter",), hotkeys=("ctrl+s", "ctrl+q"), quit_keys=("ctrl+q",),
+                            buttons=("left", "right"), drags=True, typing=True, texts=("Add", "Quit"),
+                            quit_texts=("Quit",))
+    widgets = [Widget(Box(10, 10, 40, 20), "button", "Add"), Widget(Box(60, 10, 80, 20), "field"),
+               Widget(Box(10, 60, 40, 20), "text", "Quit"), Widget(Box(60, 60, 40, 20), "text", "km")]
+    app = SimApp(lambda state, action: None, vision=FakeVision(widgets))
+    actions = app.play(HeuristicPolicy(context(vocabulary, max_steps=400)), 120)
+    kinds = Counter(a.kind for a in actions)
+    assert kinds["right_click"] and kinds["drag"] and kinds["type_text"]
+    assert Action.hotkey("ctrl", "s") in actions and Action.hotkey("ctrl", "q") not in actions
+    assert Action.click(30, 20) in actions  # the Add button
+    assert Action.click(80, 70) in actions  # a text in an app with labelled controls: a radio button's label
+    assert Action.click(30, 70) not in actions  # Quit
+    typed = {a.text for a in actions if a.kind == "type_text"}
+    assert {"hello", "12"} <= typed
+    after_typing = [actions[i + 1] for i, a in enumerate(actions[:-1]) if a.kind == "type_text"]
+    assert all(a == Action.press("enter") for a in after_typing)  # the app handles Enter: a field submits
+
+
+def test_a_menu_entry_is_clicked_once_the_right_click_shows_it() -> None:
+    # right-clicking the text opens a menu (a new picture over the same screen) holding "Sort lines"
+    entry = Widget(Box(60, 60, 60, 16), "text", "Sort lines")
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind == "right_click":
+            return "menu", 2
+        if action.kind == "click" and state == "menu":
+            return ("sorted" if action.target == entry.center else "start"), 3
+        return None
+
+    vocabulary = Vocabulary(buttons=("left", "right"), texts=("Sort lines",))
+    app = SimApp(rule, vision=FakeVision(by_state={"menu": [entry]}))
+    actions = app.play(HeuristicPolicy(context(vocabulary)), 12)
+    opened = next(i for i, s in enumerate(app.steps) if s.after_hash == "menu")
+    assert actions[opened + 1] == Action.click(*entry.center)
+
+
+def test_buttons_of_a_toolkit_come_before_the_cells_of_a_drawn_board() -> None:
+    cells = [Widget(Box(10 + 30 * i, 80, 24, 24), "button", str(i)) for i in range(4)]
+    submit = Widget(Box(10, 10, 60, 20), "button", "Submit")
+    toolkit = Vocabulary(buttons=("left",), texts=("Submit",))
+    actions = SimApp(lambda s, a: None, vision=FakeVision([*cells, submit])).play(
+        HeuristicPolicy(context(toolkit)), 1)
+    assert actions == [Action.click(*submit.center)]
+    # a pygame board: numbered cells are not the code's labels, and come in a seeded random order
+    board = Vocabulary(buttons=("left", "right"), keys=("space",))
+    first = [next(a for a in SimApp(lambda s, a: None, vision=FakeVision(cells)).play(
+        HeuristicPolicy(context(board, seed=n)), 3) if a.kind == "click") for n in range(6)]
+    assert len({a.target for a in first}) > 1
+
+
+# -- depth ---------------------------------------------------------------------------------------------
+def test_an_effective_key_is_repeated_until_its_effect_stops() -> None:
+    app = SimApp(line_walk(4))
+    actions = app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "left")))), 8)
+    # right works from the start: pressed until the corridor ends (4 moves) and once more to see it stop
+    assert keys_of(actions)[:5] == ["right"] * 5
+    assert app.steps[4].changed is False and keys_of(actions)[5] == "left"
+
+
+def test_depth_is_bounded_where_the_effect_never_stops() -> None:
+    app = SimApp(line_walk(100))
+    keys = keys_of(app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "left")))), DEPTH + 1))
+    assert keys[:DEPTH] == ["right"] * DEPTH and keys[DEPTH] != "right"
+
+
+def test_a_toggle_is_not_repeated_back_and_forth() -> None:
+    def toggle(state: str, action: Action) -> tuple[str, int] | None:
+        return ("on" if state != "on" else "start", 0) if action.key == "t" else None
+
+    keys = keys_of(SimApp(toggle).play(HeuristicPolicy(context(Vocabulary(keys=("t", "x")))), 4))
+    assert keys[:3] == ["t", "t", "x"]  # start → on → start: the picture came back, the streak ends
+
+
+def test_an_animating_app_repeats_only_to_a_small_bound() -> None:
+    app = SimApp(line_walk(100), self_changing=True)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "left")))), 30)
+    depths = [int(s.note.split()[1].rstrip(":")) for s in app.steps if s.note.startswith("depth")]
+    assert depths and max(depths) == ANIMATED_DEPTH
+
+
+def test_movement_keys_are_also_held() -> None:
+    actions = SimApp(lambda state, action: None).play(HeuristicPolicy(context(WASD)), 40)
+    assert {a.key for a in actions if a.kind == "hold"} == {"w", "a", "s", "d"}
+    assert all(0 < a.seconds <= 1 for a in actions if a.kind == "hold")
+
+
+# -- keep playing --------------------------------------------------------------------------------------
+def test_a_key_that_did_nothing_is_tried_again_in_another_state() -> None:
+    # "x" works only after "n" (a new game); it is tried first at the start, where it does nothing
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        if action.key == "n" and state == "start":
+            return "game", 1
+        if action.key == "x" and state.startswith("game"):
+            return f"game{len(state)}", 1
+        return None
+
+    app = SimApp(rule)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("x", "n")))), 40)
+    tries = [(s.before_hash, s.changed) for s in app.steps if s.action.key == "x"]
+    assert tries[0] == ("start", False)
+    assert any(state.startswith("game") and changed for state, changed in tries[1:])
+
+
+def test_a_dead_key_keeps_a_little_weight() -> None:
+    stats = InputStats()
+    for _ in range(30):
+        stats.update(effect=False, gain=0.0, state="s")
+    assert 0 < stats.weight("s") < stats.weight("other") < InputStats().weight("s")
+
+
+def test_after_a_relaunch_what_works_is_kept_and_the_streak_is_not() -> None:
+    app = SimApp(line_walk(100))
+    policy = HeuristicPolicy(context(Vocabulary(keys=("right", "left", "q"), quit_keys=("q",))))
+    app.play(policy, 3)
+    assert policy.now.streak is not None
+    app.launch, app.state = 2, "start"  # the app quit and was started again
+    app.play(policy, 1)
+    assert policy.launch == 2 and not app.steps[-1].note.startswith("depth")
+    assert policy.memory.stats["key:right"].effects == 3  # what works is remembered
+
+
+def test_steps_the_loop_inserts_are_not_taken_for_the_policys() -> None:
+    app = SimApp(line_walk(4))
+    policy = HeuristicPolicy(context(Vocabulary(keys=("right", "left"))))
+    app.play(policy, 1)
+    foreign = Step(index=2, action=Action.click(5, 5), before_hash="c1", after_hash="c1")
+    app.steps.append(foreign)
+    policy.record(foreign)  # the loop retried a suspect click on its own
+    assert policy.now.streak is not None and policy.now.streak.count == 1 and policy.now.attempt is None
+
+
+# -- coverage guidance -----------------------------------------------------------------------------------
+def productive(key: str) -> Rule:
+    """``key`` keeps reaching new code (a new level each time); the others do visible but fruitless things."""
+    count = Counter[str]()
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind != "press" or not action.key:
+            return None
+        count[action.key] += 1
+        return f"{action.key}{count[action.key] % 2}", (3 if action.key == key else 0)
+
+    return rule
+
+
+def test_new_lines_raise_an_inputs_weight() -> None:
+    vocabulary = Vocabulary(keys=("a", "b", "c", "d"))
+    app = SimApp(productive("c"), coverage=True)
+    policy = HeuristicPolicy(context(vocabulary, coverage=True))
+    keys = Counter(keys_of(app.play(policy, 120)))
+    assert policy.memory.stats["key:c"].energy() > 2 * policy.memory.stats["key:a"].energy()
+    assert keys["c"] > 2 * max(keys["a"], keys["b"], keys["d"]), keys
+
+
+def test_without_coverage_new_pictures_guide_instead() -> None:
+    # "c" shows a new picture every time, the others flip between two
+    vocabulary = Vocabulary(keys=("a", "b", "c", "d"))
+    count = Counter[str]()
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        if not action.key or action.kind != "press":
+            return None
+        count[action.key] += 1
+        return (f"c{count['c']}" if action.key == "c" else f"{action.key}{count[action.key] % 2}"), 0
+
+    keys = Counter(keys_of(SimApp(rule).play(HeuristicPolicy(context(vocabulary)), 120)))
+    assert keys["c"] > 2 * max(keys["a"], keys["b"], keys["d"]), keys
+
+
+def test_sequences_that_reached_new_code_join_the_corpus_and_mutate() -> None:
+    sequences = Sequences()
+    sequences.add(["key:a", "key:b", "key:c"], 4)
+    assert set(sequences.corpus) == {("key:b", "key:c"), ("key:a", "key:b", "key:c")}
+    sequences.add(["key:c", "key:c"], 2)  # one input repeated is depth, not a sequence
+    assert ("key:c", "key:c") not in sequences.corpus
+    import random
+
+    rng = random.Random(1)
+    mutants = {mutate(("key:a", "key:b"), rng, ["key:x"]) for _ in range(30)}
+    assert ("key:b", "key:a") in mutants and all(1 < len(m) <= 3 for m in mutants)
+
+
+def test_effective_inputs_are_replayed_in_new_orders() -> None:
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        return (state + (action.key or "?"))[-2:], 0  # a key pressed twice shows the same picture
+
+    app = SimApp(rule)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("a", "b", "c")))), 80)
+    replays = [s.note for s in app.steps if s.note.startswith("sequence")]
+    assert replays and any(" → " in note for note in replays)
+
+
+def test_streaks_stop_when_the_picture_comes_back() -> None:
+    streak = Streak(candidate=None, bound=12, seen={"a", "b"})  # type: ignore[arg-type]
+    assert streak.goes_on(changed=True, after="c", lines=0, animating=False)
+    assert not streak.goes_on(changed=True, after="a", lines=0, animating=False)
+
+
+# -- reproducibility ----------------------------------------------------------------------------------
+def test_the_same_seed_gives_the_same_decisions() -> None:
+    def run(seed: int) -> list[Action]:
+        return SimApp(productive("s"), coverage=True).play(HeuristicPolicy(context(WASD, seed=seed, coverage=True)),
+                                                           100)
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+# -- goal play ---------------------------------------------------------------------------------------
+def test_goal_play_uses_the_vocabulary_keys_and_restarts_after_a_loss() -> None:
+    policy = HeuristicPolicy(context(WASD, strategy="goal"))
+    app = SimApp(lambda state, action: None)
+    keys = keys_of(app.play(policy, 60))
+    assert set(keys) <= {"w", "a", "s", "d", "r"}
+    lost = Observation(step=61, frame=frame_of("over"), frame_hash="over", elapsed=0.0, history=app.steps,
+                       vision=app.vision, seen_text="GAME OVER press R to restart")  # type: ignore[arg-type]
+    assert policy.decide(lost).action == Action.press("r")
+
+
+# -- real frames ----------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def vision() -> Iterator[Vision]:
+    yield Vision()
+
+
+def test_a_real_frame_with_a_button_is_clicked_there(vision: Vision) -> None:
+    import cv2
+
+    frame = np.full((200, 320, 3), 255, np.uint8)
+    cv2.rectangle(frame, (100, 80), (220, 120), (200, 200, 200), -1)
+    cv2.rectangle(frame, (100, 80), (220, 120), (0, 0, 0), 2)
+    cv2.putText(frame, "Submit", (118, 108), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 2)
+    vocabulary = Vocabulary(buttons=("left",), texts=("Submit",))
+    policy = HeuristicPolicy(context(vocabulary))
+    observation = Observation(step=1, frame=frame, frame_hash="f", elapsed=0.0, history=[], vision=vision)
+    action = policy.decide(observation).action
+    assert action.kind == "click" and 100 <= (action.x or 0) <= 220 and 80 <= (action.y or 0) <= 120
+
+
+# -- end to end: the detection apps through the real loop -----------------------------------------------
+#: a correct app that must pass, and bugs that need the vocabulary (WASD only, right click only) and depth
+#: (the 4th Left, the 3rd Right in a row on an animating app)
+E2E = [("slider", None), ("slider", "edge-index-error"), ("maze", "bottom-edge-index-error"),
+       ("mines", "mines-left-plus"), ("dodger", "right-lane-overflow")]
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[Display]:
+    screen = Display((800, 600))
+    screen.start()
+    yield screen
+    screen.stop()
+
+
+@pytest.mark.parametrize(("app", "bug"), E2E, ids=[f"{a}-{b or 'correct'}" for a, b in E2E])
+def test_detection_app(display: Display, vision: Vision, tmp_path: Path, app: str, bug: str | None) -> None:
+    from tests.detection_runs import manifest, play_detection
+
+    verdict = play_detection(app, bug, display, vision, tmp_path).verdict
+    if bug is None:
+        assert verdict.passed, verdict.summary()
+    else:
+        kind = next(b["kind"] for b in manifest(app)["bugs"] if b["name"] == bug)
+        assert kind in verdict.kinds(), verdict.summary()
