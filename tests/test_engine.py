@@ -155,7 +155,7 @@ def test_an_app_that_never_shows_a_window_does_not_pass(display: Display, vision
 
 def test_a_normal_exit_relaunches_the_app_and_the_budget_goes_on(display: Display, vision: Vision) -> None:
     verdict_steps = play(display, vision, app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400,
-                         timeout=5)
+                         timeout=10)  # a relaunch needs RELAUNCH_TIME_LEFT (5 s) of the run left
     verdict, steps = verdict_steps.verdict, verdict_steps.steps
     assert verdict.passed, verdict.summary()
     assert any("launched it again (launch 2)" in note for note in verdict.notes), verdict.notes
