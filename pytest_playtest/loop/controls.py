@@ -3,8 +3,9 @@
 A click on a widget has its own check (oracles: a widget that showed nothing in several states). This one is
 for the inputs a widget check cannot see: keys the code compares against, and right clicks. Its evidence is
 the whole run, so it is judged once, at the end: the input was tried often, on many different screens, and
-neither the window changed nor (with coverage) new code ran after any of its tries — while other inputs did
-have effects in the same run.
+neither the window changed nor (with coverage) new code ran after any of its tries but the first — while
+other inputs did have effects in the same run. New code at the first try proves nothing: that is the
+dispatch (an ``elif key == ...`` chain, a key-up branch) reaching the input's branch, dead or not.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ class DeadControls:
         if step.error or animating:
             return
         name = self._control(step)
-        effective = step.changed or bool(step.new_lines)
         if name is None:
-            self.other_effects += effective
+            self.other_effects += step.changed or bool(step.new_lines)
             return
         record = self.records.setdefault(name, ControlRecord())
+        effective = step.changed or (record.tries > 0 and bool(step.new_lines))
         record.tries += 1
         record.effects += effective
         record.screens.add(step.before_hash)
@@ -67,7 +68,7 @@ class DeadControls:
             found.append(Finding(
                 "unresponsive",
                 f"{name} never had an effect: tried {record.tries} times on {len(record.screens)} different "
-                "screens, no visible change and no new code ran, while other inputs worked",
+                "screens, no visible change and no new code ran after its first try, while other inputs worked",
                 step=record.steps[-1],
                 details="tried at steps " + ", ".join(map(str, record.steps)),
             ))

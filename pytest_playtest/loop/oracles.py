@@ -155,6 +155,7 @@ class Suspect:
 
     states: list[str] = field(default_factory=list)  # distinct states (hovered frames) where it did nothing
     tried_at: set[str] = field(default_factory=set)  # every frame hash it was tried at, hovered or not
+    steps: list[int] = field(default_factory=list)  # the steps that tried it
 
 
 class Oracles:
@@ -174,6 +175,8 @@ class Oracles:
         self._first_no_effect_at: float | None = None
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
+        self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
+        self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
 
     def follow(self, app: App) -> None:
@@ -307,13 +310,15 @@ class Oracles:
         ``state`` is the hash of the frame the effect was judged against (the pointer already resting on
         the target), which tells app states apart without the hover highlight of whatever was clicked last.
         """
+        previous, self._previous = self._previous, step
         if step.error or step.action.kind in ("wait", "finish"):
             return
         kind = step.action.kind
         if step.changed:
             self._saw_change(now)
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
-            self._responded(step.action.target)
+            if not _after_popup(previous):
+                self._responded(step.action.target)
             self._no_effect_run.clear()
             self._first_no_effect_at = None
             return
@@ -328,14 +333,15 @@ class Oracles:
         target = step.action.target
         if target is None or not on_widget or step.action.kind not in ("click", "double_click"):
             return
-        if any(_near(t, target) for t in self._responsive):
+        if any(_near(t, target) for t in (*self._responsive, *self._reported)):
             return
         key = next((t for t in self._suspects if _near(t, target)), target)
         suspect = self._suspects.setdefault(key, Suspect())
         suspect.tried_at.update((step.before_hash, state))
+        suspect.steps.append(step.index)
         if state not in suspect.states:
             suspect.states.append(state)
-        if len(suspect.states) >= self.settings.unresponsive_states:
+        if len(suspect.states) >= self.settings.unresponsive_states and not self._raised(suspect.steps):
             self.findings.append(Finding(
                 "unresponsive",
                 f"{step.action.label()} on a widget had no visible effect in {len(suspect.states)} different "
@@ -343,6 +349,13 @@ class Oracles:
                 step=step.index,
             ))
             del self._suspects[key]
+            self._reported.append(key)
+
+    def _raised(self, steps: list[int]) -> bool:
+        """Whether the app raised an exception right after one of these steps: that explains a control that
+        shows nothing, and is already reported."""
+        tried = {*steps, *(s + 1 for s in steps)}
+        return any(f.kind == "exception" and f.step in tried for f in self.findings)
 
     def _responded(self, target: tuple[int, int] | None) -> None:
         """A target with a visible effect works: some states legitimately ignore it (a pending operator)."""
@@ -353,7 +366,10 @@ class Oracles:
             del self._suspects[suspect]
 
     def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
-        """A suspect target worth retrying now that the screen is in a different state."""
+        """A suspect target worth retrying now that the screen is in a different state (not while a popup
+        menu is open: the click would only close it)."""
+        if _after_popup(self._previous):
+            return None
         return next((t for t, suspect in self._suspects.items() if frame_hash not in suspect.tried_at), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
@@ -369,6 +385,13 @@ class Oracles:
     def _add_freeze(self, step: int, message: str) -> None:
         if not any(f.kind == "freeze" for f in self.findings):
             self.findings.append(Finding("freeze", message, step=step))
+
+
+def _after_popup(previous: Step | None) -> bool:
+    """Whether the step before was a right click that changed the window: a context menu is open, and a
+    click beside it is taken by the menu's grab (it only closes the menu), so the next click proves nothing
+    about what lies under it."""
+    return previous is not None and previous.action.kind == "right_click" and previous.changed
 
 
 def _near(a: tuple[int, int], b: tuple[int, int], radius: int = 6) -> bool:

@@ -160,7 +160,7 @@ class Playthrough:
         except AppError:
             self._window_lost(len(self.steps))
             return None
-        self.oracles.observe_idle(bool(difference(self.previous, frame)), now)
+        self.oracles.observe_idle(bool(self.screen.effect(self.previous, frame)), now)
         if self.reader:
             self.reader.offer(frame, self.screen.last_hash, len(self.steps))
         return frame
@@ -214,7 +214,7 @@ class Playthrough:
             if self._window_lost(step.index):
                 return
             after = self.screen.screenshot()
-            change, on_widget = difference(frame, after), False
+            change, on_widget = self.screen.effect(frame, after), False
         step.after_hash = self.screen.last_hash
         step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
         if stream:  # the app reports new lines every ~20 ms: the step's own reach arrives within that
@@ -329,11 +329,11 @@ class Playthrough:
         assert self.screen is not None
         after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating,
                         credit=self.spec.strategy == "coverage")
-        change = difference(frame, after)
+        change = self.screen.effect(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
         on_widget = not change and not self.oracles.animating and _on_widget(action, frame, key, self.vision)
         if on_widget:
-            change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm)
+            change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm, compare=self.screen.effect)
             after = self.screen.last
             on_widget = not change
         return after, change, on_widget
@@ -349,7 +349,8 @@ class Playthrough:
         if self.oracles.animating or action.kind not in POINTER_KINDS or action.target is None:
             return frame, key
         self._executor().hover(*action.target)
-        if self.screen.wait_for_change(frame, timeout=self.pacing.hover, interval=0.003):
+        if self.screen.wait_for_change(frame, timeout=self.pacing.hover, interval=0.003,
+                                   compare=self.screen.effect):
             return self.screen.last, self.screen.last_hash
         return frame, key
 
@@ -452,7 +453,7 @@ def _watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, second
     while time.monotonic() < deadline:
         time.sleep(0.02)
         latest = screen.screenshot()
-        oracles.observe_idle(bool(difference(frame, latest)), time.monotonic())
+        oracles.observe_idle(bool(screen.effect(frame, latest)), time.monotonic())
         frame = latest
     return frame
 
@@ -467,7 +468,7 @@ def _watch_stillness(screen: Screen, frame: np.ndarray, oracles: Oracles, step: 
             latest = screen.screenshot()
         except AppError:
             return
-        if difference(frame, latest):
+        if difference(frame, latest):  # a blinking cursor counts here: the event loop runs
             oracles.observe_idle(True, time.monotonic())
             return
     oracles.check_freeze(step, time.monotonic())
@@ -497,7 +498,7 @@ def _settle(screen: Screen, before: np.ndarray, action: Action, pacing: Pacing,
                 frame = screen.last
         return screen.screenshot()
     timeout = min(pacing.settle, max(deadline - time.monotonic(), 0.0))
-    if screen.wait_for_change(before, timeout=timeout, interval=0.003):
+    if screen.wait_for_change(before, timeout=timeout, interval=0.003, compare=screen.effect):
         _until_still(screen, pacing.repaint, limit=timeout)
     return screen.last
 
@@ -508,17 +509,18 @@ def _until_still(screen: Screen, still: float, *, limit: float) -> None:
     deadline = since + limit
     while time.monotonic() - since < still and time.monotonic() < deadline:
         time.sleep(0.003)
-        if difference(latest, screen.screenshot()):
+        if screen.effect(latest, screen.screenshot()):
             latest, since = screen.last, time.monotonic()
 
 
 def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision) -> bool:
-    """Whether a click landed on an enabled-looking button or field (a control that should react)."""
+    """Whether a click landed on an enabled-looking button (a control that should react). A field is not
+    judged: what a click shows there is focus, often no more than its blinking cursor."""
     target = action.target
     if target is None or action.kind not in ("click", "double_click"):
         return False
-    return any(w.kind in ("button", "field") and w.box.contains(*target) and not _greyed_out(frame, w.box)
-               for w in vision.widgets(frame, key=key))
+    return any(w.kind == "button" and w.box.contains(*target) and w.marked_at_centre(frame)
+               and not _greyed_out(frame, w.box) for w in vision.widgets(frame, key=key))
 
 
 def _greyed_out(frame: np.ndarray, box: Box) -> bool:

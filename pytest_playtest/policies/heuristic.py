@@ -126,6 +126,7 @@ class Underway:
     replay: Replay | None = None
     recent: list[str] = field(default_factory=list)  # the last finished attempts (sequences)
     finished: str | None = None  # the last finished attempt (credited when a new screen follows)
+    offered: set[str] = field(default_factory=set)  # the names of the inputs the last screen offered
 
 
 @dataclass
@@ -198,7 +199,10 @@ class HeuristicPolicy(Policy):
         screen = self._screen(observation)
         candidates = self.inputs.candidates(screen.widgets, observation.size)
         self.memory.known.update((c.name, c) for c in candidates)
-        candidate, why = self._choose(observation, screen, candidates)
+        opened = _popped_up(observation)
+        appeared = [c for c in candidates if opened and c.kind == "click" and c.name not in now.offered]
+        now.offered = {c.name for c in candidates}
+        candidate, why = self._choose(observation, screen, candidates, appeared)
         now.attempt = Attempt(candidate, observation.frame_hash, screen.index)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
@@ -208,10 +212,13 @@ class HeuristicPolicy(Policy):
         self.now.expected = action
         return Decision(action, note=note)
 
-    def _choose(self, observation: Observation, screen: ScreenMemory,
-                candidates: list[Candidate]) -> tuple[Candidate, str]:
-        """What is under way first (a sequence, a streak), then the late quit, new inputs, a replay, energy."""
+    def _choose(self, observation: Observation, screen: ScreenMemory, candidates: list[Candidate],
+                appeared: list[Candidate]) -> tuple[Candidate, str]:
+        """What is under way first (a sequence, a streak), then what a right click popped up (a click beside a
+        menu would only close it), the late quit, new inputs, a replay, energy."""
         now = self.now
+        if appeared:
+            return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
         fresh = [c for c in candidates if c.name not in self.memory.stats]
@@ -351,3 +358,10 @@ class HeuristicPolicy(Policy):
             for step in observation.history[-5:]:
                 self.score.scoring[step.action.label()] += 1
         self.score.last_score = value
+
+
+
+def _popped_up(observation: Observation) -> bool:
+    """Whether the last input was a right click that changed the window (a context menu popped up)."""
+    last = observation.history[-1] if observation.history else None
+    return last is not None and last.action.kind == "right_click" and last.changed

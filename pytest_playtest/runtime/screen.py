@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,14 @@ class Change:
         return self.fraction > 0
 
 
+#: A text cursor is a bar at most this wide, as tall as a line of text (these heights)
+CARET_WIDTH = 3
+CARET_HEIGHTS = range(8, 49)
+#: the places of text cursors a Screen remembers (a cursor moves as text is typed)
+MAX_CARETS = 16
+NO_CHANGE = Change(0.0, None)
+
+
 def difference(before: np.ndarray, after: np.ndarray, *, tolerance: int = 0) -> Change:
     """What changed between two frames; frames of different sizes count as entirely changed."""
     if before.shape != after.shape:
@@ -66,6 +75,7 @@ class Screen:
         self._mss: MSSBase | None = None
         self._last: np.ndarray | None = None
         self.last_hash = ""
+        self._carets: list[tuple[int, int, int, int]] = []
 
     @property
     def last(self) -> np.ndarray:
@@ -98,14 +108,41 @@ class Screen:
         clipped = type(geometry)(x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
         frame = self.grab_region(clipped)
         self._last = frame
-        self.last_hash = frame_hash(frame)
+        self.last_hash = self._identity(frame)
         return frame
 
-    def wait_for_change(self, frame: np.ndarray, *, timeout: float, interval: float = 0.005) -> Change:
-        """Poll until the window differs from ``frame``; the Change (empty if none before timeout)."""
+    def effect(self, before: np.ndarray, after: np.ndarray) -> Change:
+        """What changed between two frames, unless all that changed is a blinking text cursor.
+
+        A focused field blinks its cursor on its own (Tk every 0.3/0.6 s): counted as a change, it would
+        make a dead button look alive and a form look animated. The cursor's place is remembered and left
+        out of frame hashes from then on, so a screen keeps one hash whatever the cursor's phase.
+        """
+        change = difference(before, after)
+        box = change.box
+        if box is None or box[2] > CARET_WIDTH or box[3] not in CARET_HEIGHTS:
+            return change
+        if box not in self._carets:
+            self._carets.append(box)
+            del self._carets[:-MAX_CARETS]
+        return NO_CHANGE
+
+    def _identity(self, frame: np.ndarray) -> str:
+        """The frame's hash, without the places where text cursors blink."""
+        if not self._carets:
+            return frame_hash(frame)
+        masked = frame.copy()
+        for x, y, width, height in self._carets:
+            masked[y : y + height, x : x + width] = 0
+        return frame_hash(masked)
+
+    def wait_for_change(self, frame: np.ndarray, *, timeout: float, interval: float = 0.005,
+                        compare: Callable[[np.ndarray, np.ndarray], Change] = difference) -> Change:
+        """Poll until the window differs from ``frame`` (as ``compare`` tells); the Change (empty if none
+        before timeout)."""
         deadline = time.monotonic() + timeout
         while True:
-            change = difference(frame, self.screenshot())
+            change = compare(frame, self.screenshot())
             if change or time.monotonic() >= deadline:
                 return change
             time.sleep(interval)

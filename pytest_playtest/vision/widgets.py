@@ -50,6 +50,18 @@ class Widget:
         """Where to click it."""
         return self.box.center
 
+    def marked_at_centre(self, frame: np.ndarray) -> bool:
+        """Whether its middle carries ink (a caption or an icon), as a button's does. A bar or panel boxed
+        as one (a menu bar, whose items sit at its left end) is empty there: a click in its middle lands on
+        nothing."""
+        box = self.box.expand(-4)
+        half = max(box.w // 6, 8)
+        centre = box.x + box.w // 2
+        crop = frame[box.y : box.bottom, max(centre - half, 0) : centre + half]
+        if not crop.size:
+            return False
+        return bool((colour_distance(crop, dominant_colour(crop.reshape(-1, 3))) > INK_DISTANCE).any())
+
 
 def _has_mark(face: np.ndarray) -> bool:
     """Whether a rectangle's face carries a mark of its own (a symbol or icon the OCR could not read, like
