@@ -1,0 +1,99 @@
+"""Repair inside a benchmark run: the rounds of one failing sample, each in a fresh copy of the task's repo.
+
+The collector calls ``BenchmarkRepair.run`` when a sample first fails a stage, with a ``run_stage``
+callable that runs one stage exactly as for the samples (the same launch, unit tests and playtest on the
+same runtime), so repaired code is as untrusted as any sample. Copies live in the run's work folder and
+play artifacts in the sample's artifacts folder; the task's own repository is never written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..benchmark.metrics import STAGES
+from ..benchmark.splice import SpliceError, splice_repo
+from ..benchmark.tasks import Task
+from ..trajectory import Step
+from ..verdict import Verdict
+from .diagnosis import Diagnosis
+from .loop import RepairLoop, Round, StageRun
+from .model import RepairModel
+from .prompt import RepairPrompt, RepairTask, read_context
+
+#: The folder, inside a sample's artifacts folder, of round N's playtest.
+ROUND_FOLDER = "repair-round-{number}"
+
+
+@dataclass(frozen=True)
+class StageAttempt:
+    """One stage's outcome as the collector saw it: the failure message, and for play the verdict and steps."""
+
+    passed: bool
+    message: str = ""
+    verdict: Verdict | None = None
+    steps: Sequence[Step] = ()
+
+
+RunStage = Callable[[str, Path, Path], StageAttempt]
+
+
+class BenchmarkRepair:
+    """The repair rounds of one sample of a task."""
+
+    def __init__(self, task: Task, *, rounds: int, options: Mapping[str, Any], workdir: Path, artifacts: Path,
+                 run_stage: RunStage) -> None:
+        self.task = task
+        self.rounds = rounds
+        self.options = options
+        self.workdir = workdir
+        self.artifacts = artifacts
+        self.run_stage = run_stage
+
+    def run(self, completion: str, stage: str, attempt: StageAttempt) -> list[Round]:
+        """Rounds for ``completion``, which failed ``stage`` as ``attempt`` says."""
+        task = self.task
+        source = (task.repo / task.file).read_text(encoding="utf-8")
+        repair_task = RepairTask(task.task_id, task.requirement, task.file, task.symbol, task.signature,
+                                 task.language, read_context(task.repo, task.context))
+        model = RepairModel(self.options)
+        try:
+            loop = RepairLoop(model, RepairPrompt(model.options), repair_task, source, self.rounds,
+                              self._run_stages, signature=task.signature)
+            return loop.run(completion, diagnose(stage, attempt))
+        finally:
+            model.close()
+
+    def _run_stages(self, completion: str, number: int) -> StageRun:
+        """Splice into a fresh copy and run exec → pass → play, stopping at the first failure."""
+        task = self.task
+        try:
+            repo = splice_repo(task.repo, self.workdir / f"repair-{number}", task.file, task.symbol, completion,
+                               task.signature)
+        except (SpliceError, OSError) as exc:
+            return StageRun({"exec": False}, Diagnosis("exec", f"cannot splice the completion: {exc}"))
+        artifacts = self.artifacts / ROUND_FOLDER.format(number=number)
+        results: dict[str, bool] = {}
+        verdict: Verdict | None = None
+        failure: Diagnosis | None = None
+        for stage in STAGES:
+            attempt = self.run_stage(stage, repo, artifacts)
+            results[stage] = attempt.passed
+            verdict = attempt.verdict or verdict
+            if not attempt.passed:
+                failure = diagnose(stage, attempt)
+                break
+        return StageRun(results, failure, verdict=_verdict_text(verdict) if verdict else None,
+                        artifacts=str(verdict.artifacts) if verdict and verdict.artifacts else None,
+                        tester_tokens=verdict.tokens if verdict else 0)
+
+
+def diagnose(stage: str, attempt: StageAttempt) -> Diagnosis:
+    return Diagnosis.from_failure(stage, attempt.message, attempt.verdict, attempt.steps)
+
+
+def _verdict_text(verdict: Verdict) -> str:
+    kinds = ", ".join(verdict.kinds())
+    return verdict.status + (f": {kinds}" if kinds else "")
