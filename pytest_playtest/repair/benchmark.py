@@ -81,13 +81,15 @@ class BenchmarkRepair:
         for stage in STAGES:
             attempt = self.run_stage(stage, repo, artifacts)
             results[stage] = attempt.passed
-            verdict = attempt.verdict or verdict
+            if attempt.verdict is not None:
+                verdict = attempt.verdict
             if not attempt.passed:
                 failure = diagnose(stage, attempt)
                 break
-        return StageRun(results, failure, verdict=_verdict_text(verdict) if verdict else None,
-                        artifacts=str(verdict.artifacts) if verdict and verdict.artifacts else None,
-                        tester_tokens=verdict.tokens if verdict else 0)
+        if verdict is None:  # (a Verdict is falsy when it did not pass)
+            return StageRun(results, failure)
+        return StageRun(results, failure, verdict=_verdict_text(verdict),
+                        artifacts=str(verdict.artifacts) if verdict.artifacts else None, tester_tokens=verdict.tokens)
 
 
 def diagnose(stage: str, attempt: StageAttempt) -> Diagnosis:
