@@ -4,8 +4,10 @@ client against the loopback server (scripted per request by the failing code it 
 from __future__ import annotations
 
 import base64
+import html
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -84,7 +86,7 @@ def test_a_mutant_repaired_in_round_two_passes_play_and_the_metrics_follow_the_s
     before = tree(suite)
     with OpenAIServer(default=script) as server:
         result = run(pytester, "--playtest-base-url", server.url, "--playtest-repair", "2",
-                     "--playtest-results", "results.json", "-v")
+                     "--playtest-results", "results.json", "-v", "--html", "report.html", "--self-contained-html")
     output = result.stdout.str()
     results = json.loads((pytester.path / "results.json").read_text())
     metrics = results["metrics"]
@@ -137,4 +139,42 @@ def test_a_mutant_repaired_in_round_two_passes_play_and_the_metrics_follow_the_s
     assert "after round 2" in output
     # The rounds' playtests left their artifacts beside the sample's; the task's repo was never written.
     assert list((pytester.path / "out").rglob("repair-round-2/storyboard.png"))
+    assert tree(suite) == before
+
+    # The HTML report: under each repaired stage, a table with one row per round, its verdict and storyboard.
+    page = (pytester.path / "report.html").read_text(encoding="utf-8")
+    blob = re.search(r'data-jsonblob="([^"]*)"', page)
+    assert blob is not None
+    tests = json.loads(html.unescape(blob.group(1)))["tests"]
+    tables = {nodeid.rsplit("::", 2)[-2]: extra["content"] for nodeid, rows in tests.items() for row in rows
+              for extra in row["extras"] if 'class="playtest-repair"' in str(extra.get("content", ""))}
+    assert set(tables) == {f"{TASK_ID}[s0]", f"{TASK_ID}[s1]"}
+    assert tables[f"{TASK_ID}[s0]"].count("<tr><td>") == 2 and tables[f"{TASK_ID}[s1]"].count("<tr><td>") == 1
+    assert "exec ✓ pass ✓ play ✗ (fail: exception)" in tables[f"{TASK_ID}[s0]"]
+    assert tables[f"{TASK_ID}[s0]"].count('<img src="data:image/png;base64,') == 2
+    assert "after round 2" in page  # the round metrics in the summary
+
+
+def test_endpoint_down_keeps_every_outcome_warns_and_writes_nothing_into_the_repo(
+        pytester: pytest.Pytester, suite: Path, closed_port_url: str) -> None:
+    before = tree(suite)
+    plain = run(pytester, "--playtest-results", "plain.json")
+    down = run(pytester, "--playtest-base-url", closed_port_url, "--playtest-repair", "2",
+               "--playtest-results", "down.json")
+    without = json.loads((pytester.path / "plain.json").read_text())
+    repaired = json.loads((pytester.path / "down.json").read_text())
+
+    for key, value in without["metrics"].items():
+        assert repaired["metrics"][key] == value
+        assert repaired["metrics"][f"{key}_r1"] == repaired["metrics"][f"{key}_r2"] == value
+    assert {key: repaired["tasks"][TASK_ID][key] for key in without["tasks"][TASK_ID]} == without["tasks"][TASK_ID]
+    assert repaired["repair"]["failed_rounds"] == 2 and repaired["repair"]["tokens"] == 0
+    assert "cannot reach the model endpoint" in repaired["repair"]["errors"][0]
+    # One round per sample, recorded as failed with the reason; no second round waits for a dead endpoint.
+    output = down.stdout.str()
+    assert output.count("round 1 (") == 2 and "round 2 (" not in output
+    assert "failed: endpoint: cannot reach the model endpoint" in output
+    assert "PlaytestRepairWarning" in output and "keeps its original outcome" in output
+    down.assert_outcomes(passed=2, failed=2, skipped=2)
+    plain.assert_outcomes(passed=2, failed=2, skipped=2)
     assert tree(suite) == before
