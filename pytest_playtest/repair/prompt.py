@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionContentPartParam, ChatCompletionMessageParam
 
 PROMPT_FILES = ("repair_system.md", "repair_task.md", "repair_exec.md", "repair_pass.md", "repair_play.md",
-                "repair_unusable.md")
+                "repair_unusable.md", "repair_files_system.md", "repair_files_task.md")
 #: Characters of one related file the prompt carries; longer files are cut (the model sees where).
 CONTEXT_FILE_LIMIT = 12000
 #: Characters of all related files together.
@@ -78,8 +78,21 @@ class RepairPrompt:
                  unusable: str | None = None) -> list[ChatCompletionMessageParam]:
         system = fill(self.templates["repair_system.md"],
                       {"symbol": task.symbol, "file": task.file, "language": task.language}, "repair_system.md")
+        return self._messages(system, self._task_text(task, completion, source), diagnosis, round_number, unusable)
+
+    def file_messages(self, test: str, sources: dict[str, str], diagnosis: Diagnosis, round_number: int,
+                      unusable: str | None = None) -> list[ChatCompletionMessageParam]:
+        """A developer's repair: whole source files instead of one symbol (``playtest-repair``)."""
+        files = ", ".join(f"`{name}`" for name in sources)
+        system = fill(self.templates["repair_files_system.md"], {"files": files}, "repair_files_system.md")
+        listing = "\n\n".join(f"`{name}`:\n```\n{text.strip(chr(10))}\n```" for name, text in sources.items())
+        task = fill(self.templates["repair_files_task.md"], {"test": test, "sources": listing}, "repair_files_task.md")
+        return self._messages(system, task, diagnosis, round_number, unusable)
+
+    def _messages(self, system: str, task: str, diagnosis: Diagnosis, round_number: int,
+                  unusable: str | None) -> list[ChatCompletionMessageParam]:
         text = "\n\n".join(part for part in (
-            self._task_text(task, completion, source),
+            task,
             self._diagnosis_text(diagnosis, round_number),
             fill(self.templates["repair_unusable.md"], {"problem": unusable}, "repair_unusable.md")
             if unusable else "",
