@@ -8,6 +8,7 @@ play artifacts in the sample's artifacts folder; the task's own repository is ne
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,10 +17,11 @@ from typing import Any
 from ..benchmark.metrics import STAGES
 from ..benchmark.splice import SpliceError, splice_repo
 from ..benchmark.tasks import Task
+from ..policies.base import PolicyError
 from ..trajectory import Step
 from ..verdict import Verdict
 from .diagnosis import Diagnosis
-from .loop import RepairLoop, Round, StageRun
+from .loop import PlaytestRepairWarning, RepairLoop, Round, StageRun
 from .model import RepairModel
 from .prompt import RepairPrompt, RepairTask, read_context
 
@@ -55,16 +57,27 @@ class BenchmarkRepair:
     def run(self, completion: str, stage: str, attempt: StageAttempt) -> list[Round]:
         """Rounds for ``completion``, which failed ``stage`` as ``attempt`` says."""
         task = self.task
-        source = (task.repo / task.file).read_text(encoding="utf-8")
-        repair_task = RepairTask(task.task_id, task.requirement, task.file, task.symbol, task.signature,
-                                 task.language, read_context(task.repo, task.context))
-        model = RepairModel(self.options)
+        diagnosis = diagnose(stage, attempt)
+        try:
+            source = (task.repo / task.file).read_text(encoding="utf-8")
+            repair_task = RepairTask(task.task_id, task.requirement, task.file, task.symbol, task.signature,
+                                     task.language, read_context(task.repo, task.context))
+            model = RepairModel(self.options)
+        except (OSError, UnicodeDecodeError, PolicyError) as exc:
+            return self._cannot_repair(diagnosis, exc)
         try:
             loop = RepairLoop(model, RepairPrompt(model.options), repair_task, source, self.rounds,
                               self._run_stages, signature=task.signature)
-            return loop.run(completion, diagnose(stage, attempt))
+            return loop.run(completion, diagnosis)
+        except (OSError, PolicyError) as exc:  # an unreadable prompt file or storyboard, a bad placeholder
+            return self._cannot_repair(diagnosis, exc)
         finally:
             model.close()
+
+    def _cannot_repair(self, diagnosis: Diagnosis, problem: Exception) -> list[Round]:
+        """A repair that cannot start (bad prompt files or options): one failed round; the run goes on."""
+        warnings.warn(PlaytestRepairWarning(f"{self.task.task_id}: cannot repair: {problem}"), stacklevel=3)
+        return [Round(1, diagnosis.kind, error=f"cannot repair: {problem}")]
 
     def _run_stages(self, completion: str, number: int) -> StageRun:
         """Splice into a fresh copy and run exec → pass → play, stopping at the first failure."""

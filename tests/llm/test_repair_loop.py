@@ -3,6 +3,7 @@ server with a stage runner that really splices and really runs the counter app's
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +129,54 @@ def test_bad_repair_options_are_usage_errors(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--playtest-repair / ini playtest_repair: expected a number of rounds >= 0*"])
     result = pytester.runpytest_subprocess("--playtest", "--playtest-repair", "2")
     result.stderr.fnmatch_lines(["*--playtest-repair asks a model for new code: pass --playtest-model NAME*"])
+
+
+TOY_TASK = {
+    "task_id": "toy/add", "language": "python", "category": "standalone-apps", "repo": "toy", "file": "logic.py",
+    "symbol": "add", "signature": "def add(total: int, amount: int) -> int", "requirement": "Return the sum.",
+    "run": ["python", "-c", "import logic"], "unit_tests": ["python", "-c", "import logic"],
+    "playtest": {"strategy": "coverage", "goal": "none", "expect": [{"alive": True}], "max_steps": 1, "timeout": 5},
+}
+
+
+@pytest.fixture
+def toy_suite(pytester: pytest.Pytester) -> Path:
+    """A one-task suite whose only sample does not compile: the exec stage fails before any app starts."""
+    suite = pytester.path / "suite"
+    (suite / "toy").mkdir(parents=True)
+    (suite / "toy" / "logic.py").write_text("def add(total: int, amount: int) -> int:\n    return total + amount\n")
+    (suite / "tasks.jsonl").write_text(json.dumps(TOY_TASK) + "\n")
+    (pytester.path / "samples.jsonl").write_text(json.dumps({"task_id": "toy/add", "completion": "return total +\n"}))
+    return suite
+
+
+def run_toy(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
+    result = pytester.runpytest_subprocess(
+        "--playtest", "-p", "no:cacheprovider", "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl",
+        "--playtest-model", "m", "--playtest-repair", "2", "--playtest-results", "results.json", *args)
+    return result, json.loads((pytester.path / "results.json").read_text())
+
+
+def test_an_exec_repair_prompt_carries_the_compile_error_and_a_reply_without_code_fails_its_round(
+        pytester: pytest.Pytester, toy_suite: Path, openai_server: OpenAIServer) -> None:
+    openai_server.default = Reply(content="```\n```", prompt_tokens=7, completion_tokens=3)
+    result, results = run_toy(pytester, "--playtest-base-url", openai_server.url)
+
+    result.assert_outcomes(failed=1, skipped=2)
+    first, second = (body["messages"][1]["content"][0]["text"] for body in openai_server.bodies())
+    assert "exec stage" in first and "logic.py does not compile" in first and "SyntaxError" in first
+    assert "could not be used: the reply holds no code" in second
+    assert results["repair"]["failed_rounds"] == 2 and results["repair"]["tokens"] == 20
+    assert results["metrics"]["exec@1_r2"] == results["metrics"]["exec@1"] == 0.0
+    result.stdout.fnmatch_lines(
+        ["*round 2 (exec diagnosis, 10 tokens): failed: no usable code: the reply holds no code*"])
+
+
+def test_a_repair_that_cannot_start_is_a_failed_round_and_a_warning(
+        pytester: pytest.Pytester, toy_suite: Path, openai_server: OpenAIServer) -> None:
+    result, results = run_toy(pytester, "--playtest-base-url", openai_server.url, "--playtest-prompts", "nowhere")
+
+    result.assert_outcomes(failed=1, skipped=2)
+    assert results["repair"]["errors"] == ["cannot repair: llm option prompts_dir: nowhere is not a folder"]
+    result.stdout.fnmatch_lines(["*PlaytestRepairWarning: toy/add: cannot repair*"])
+    assert openai_server.bodies() == []
