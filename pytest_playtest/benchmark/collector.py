@@ -223,12 +223,12 @@ class BenchmarkPlugin:
             setattr(report, "extras", [*getattr(report, "extras", []), extras.html(rounds_html(rounds))])  # noqa: B010
         return report
 
-    def _samples_by_task(self, qualified: bool) -> dict[str, list[tuple[dict[str, bool], list[dict[str, Any]]]]]:
-        """Per task (named as in the results), each sample's original stages and its repair rounds."""
-        samples: dict[str, list[tuple[dict[str, bool], list[dict[str, Any]]]]] = {}
+    def _samples_by_task(self, qualified: bool) -> dict[str, list[tuple[int, dict[str, bool], list[dict[str, Any]]]]]:
+        """Per task (named as in the results), each sample's index, original stages and repair rounds."""
+        samples: dict[str, list[tuple[int, dict[str, bool], list[dict[str, Any]]]]] = {}
         for (suite, task_id, index), stages in sorted(self.outcomes.items()):
             name = f"{suite}/{task_id}" if qualified else task_id
-            samples.setdefault(name, []).append((stages, self.repairs.get((suite, task_id, index), [])))
+            samples.setdefault(name, []).append((index, stages, self.repairs.get((suite, task_id, index), [])))
         return samples
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:

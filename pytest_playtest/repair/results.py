@@ -16,8 +16,8 @@ from typing import Any
 
 from ..benchmark.metrics import STAGES, compute_metrics, outcomes_from_results
 
-#: What the rounds of one task's samples give: (original stages, its rounds as dicts) per sample.
-SampleRounds = tuple[Mapping[str, bool], Sequence[Mapping[str, Any]]]
+#: One sample of a task: (its index, its original stages, its rounds as dicts).
+SampleRounds = tuple[int, Mapping[str, bool], Sequence[Mapping[str, Any]]]
 SECTIONS = ("metrics", "by_language", "by_category")
 
 
@@ -62,7 +62,8 @@ def round_tokens(rounds: Sequence[Mapping[str, Any]], count: int) -> list[int]:
 
 def task_rounds(samples: Sequence[SampleRounds], count: int) -> list[dict[str, int]]:
     """One task's per-round counts: samples through each stage after round r, and tokens spent up to r."""
-    per_sample = [(stages_after(original, rounds, count), round_tokens(rounds, count)) for original, rounds in samples]
+    per_sample = [(stages_after(original, rounds, count), round_tokens(rounds, count))
+                  for _, original, rounds in samples]
     return [
         {**{stage: sum(1 for after, _ in per_sample if after[number][stage]) for stage in STAGES},
          "tokens": sum(tokens[number] for _, tokens in per_sample)}
@@ -71,18 +72,24 @@ def task_rounds(samples: Sequence[SampleRounds], count: int) -> list[dict[str, i
 
 
 def add_repair_results(results: dict[str, Any], count: int, samples: Mapping[str, Sequence[SampleRounds]]) -> None:
-    """Add the rounds of every task, the round metrics and a ``repair`` summary to a results dict."""
-    records = [record for task in samples.values() for _, rounds in task for record in rounds]
+    """Add the rounds of every task, the round metrics and a ``repair`` summary to a results dict.
+
+    ``repair["samples"]`` keeps every repaired sample's rounds: ``{task_id: {sample index: [round, ...]}}``
+    with each round's diagnosis kind, tokens, the completion tried, its stages, verdict or error.
+    """
+    records = [record for task in samples.values() for _, _, rounds in task for record in rounds]
     for task_id, task_samples in samples.items():
         if task_id in results["tasks"]:
             results["tasks"][task_id]["rounds"] = task_rounds(task_samples, count)
     failures = [str(record["error"]) for record in records if record.get("error")]
     results["repair"] = {
         "rounds": count,
-        "repaired_samples": sum(1 for task in samples.values() for _, rounds in task if rounds),
+        "repaired_samples": sum(1 for task in samples.values() for _, _, rounds in task if rounds),
         "rounds_run": len(records),
         "failed_rounds": len(failures),
         "errors": sorted(set(failures))[:5],
+        "samples": {task_id: {str(index): list(rounds) for index, _, rounds in task if rounds}
+                    for task_id, task in samples.items() if any(rounds for _, _, rounds in task)},
     }
     add_round_metrics(results)
 
@@ -117,7 +124,10 @@ def pool_rounds(rounds: Sequence[Sequence[Mapping[str, int]]]) -> list[dict[str,
 
 def merge_repair(merged: dict[str, Any], inputs: Sequence[Mapping[str, Any]], mode: str) -> None:
     """The repair part of merged results: the tasks' rounds and summary from the inputs, metrics recomputed
-    (shards) or averaged by the merge itself (runs, whose metric dicts already hold the round keys)."""
+    (shards) or averaged by the merge itself (runs, whose metric dicts already hold the round keys).
+
+    Shards keep every sample's rounds; repeated runs leave them in each run's own file.
+    """
     for task_id, task in merged["tasks"].items():
         task["rounds"] = pool_rounds([result["tasks"][task_id]["rounds"] for result in inputs
                                       if task_id in result["tasks"]])
@@ -129,6 +139,8 @@ def merge_repair(merged: dict[str, Any], inputs: Sequence[Mapping[str, Any]], mo
         "errors": sorted({error for summary in summaries for error in summary["errors"]})[:5],
     }
     if mode == "shards":
+        merged["repair"]["samples"] = {task_id: rounds for summary in summaries
+                                       for task_id, rounds in summary.get("samples", {}).items()}
         add_round_metrics(merged)
     else:
         merged["repair"]["tokens"] = sum(summary["tokens"] for summary in summaries) / len(summaries)

@@ -27,9 +27,9 @@ def test_a_worse_candidate_counts_as_it_is_and_stages_nest():
 
 
 def test_task_rounds_count_samples_and_every_token_up_to_each_round():
-    samples = [(FAILED_PLAY, [record(1, FAILED_PLAY, tokens=1000, tester_tokens=50), record(2, ALL, tokens=2000)]),
-               (FAILED_EXEC, [record(1, ALL, tokens=500)]),
-               (ALL, [])]
+    samples = [(0, FAILED_PLAY, [record(1, FAILED_PLAY, tokens=1000, tester_tokens=50), record(2, ALL, tokens=2000)]),
+               (1, FAILED_EXEC, [record(1, ALL, tokens=500)]),
+               (2, ALL, [])]
     assert task_rounds(samples, 2) == [{"exec": 3, "pass": 3, "play": 2, "tokens": 1550},
                                        {"exec": 3, "pass": 3, "play": 3, "tokens": 3550}]
 
@@ -37,8 +37,8 @@ def test_task_rounds_count_samples_and_every_token_up_to_each_round():
 def repaired_run(task_ids=("a", "b")):
     outcomes = [TaskOutcome(task_id, "python", "classic-games", 2, 1, 1, 0, sample_tokens=200) for task_id in task_ids]
     results = compute_metrics("mini", outcomes, [1])
-    samples = {task_id: [(FAILED_PLAY, [record(1, FAILED_PLAY, tokens=300), record(2, ALL, tokens=500)]),
-                         (FAILED_EXEC, [record(1, tokens=0, error="endpoint: down")])] for task_id in task_ids}
+    samples = {task_id: [(0, FAILED_PLAY, [record(1, FAILED_PLAY, tokens=300), record(2, ALL, tokens=500)]),
+                         (1, FAILED_EXEC, [record(1, tokens=0, error="endpoint: down")])] for task_id in task_ids}
     add_repair_results(results, 2, samples)
     return results
 
@@ -52,8 +52,10 @@ def test_round_metrics_efficiency_and_summary():
     assert metrics["efficiency@1_r2"] == pytest.approx(0.5 / (1000 / 1000))
     assert results["efficiency"]["efficiency@1_r2"] == metrics["efficiency@1_r2"]
     assert results["by_language"]["python"]["play@1_r2"] == 0.5
+    samples = results["repair"].pop("samples")
     assert results["repair"] == {"rounds": 2, "repaired_samples": 4, "rounds_run": 6, "failed_rounds": 2,
                                  "errors": ["endpoint: down"], "tokens": 1600}
+    assert [r["tokens"] for r in samples["a"]["0"]] == [300, 500] and samples["b"]["1"][0]["error"] == "endpoint: down"
     table = format_table(results)
     assert "after round 2" in table and "2 round(s) had nothing to try: endpoint: down" in table
 
@@ -65,6 +67,7 @@ def test_shards_of_a_repaired_run_merge_to_the_whole_run():
         assert merged["metrics"][key] == pytest.approx(value) if value is not None else merged["metrics"][key] is None
     assert merged["tasks"]["a"]["rounds"] == whole["tasks"]["a"]["rounds"]
     assert merged["repair"]["tokens"] == whole["repair"]["tokens"]
+    assert merged["repair"]["samples"] == whole["repair"]["samples"]
 
 
 def test_repeated_repaired_runs_average_the_round_metrics_and_pool_the_rounds():

@@ -105,6 +105,13 @@ def test_a_mutant_repaired_in_round_two_passes_play_and_the_metrics_follow_the_s
     assert metrics["efficiency@1_r2"] == pytest.approx(1.0 / ((147 + 3850) / 1000))
     assert metrics["efficiency@1"] == 0.0  # no sample played before repair
     assert results["by_category"]["desktop-widgets"]["play@1_r2"] == 1.0
+    # Each sample's rounds: diagnosis kind, tokens, the completion tried, the stages.
+    s0, s1 = (results["repair"]["samples"][TASK_ID][index] for index in ("0", "1"))
+    played = {"exec": True, "pass": True, "play": False}
+    assert [(r["diagnosis"], r["tokens"], r["stages"], r["verdict"]) for r in s0] == [
+        ("play", 1100, played, "fail: exception"), ("play", 2200, played | {"play": True}, "pass")]
+    assert (s0[0]["completion"], s0[1]["completion"]) == (WRONG, RIGHT)
+    assert [(r["diagnosis"], r["tokens"], r["completion"]) for r in s1] == [("exec", 550, RIGHT)]
 
     # What each round sent and got: three requests, each sample's rounds recorded on its failing item.
     bodies = server.bodies()
