@@ -128,10 +128,14 @@ class BenchmarkPlugin:
             self._tmp = Path(tempfile.mkdtemp(prefix="playtest-bench-"))
         return self._tmp
 
+    def sample_dir(self, suite: str, task: Task, sample: Sample) -> Path:
+        """Where a sample's repository copy goes (its repair rounds' copies go beside it)."""
+        return self.workdir() / suite / task.task_id.replace("/", "_") / f"s{sample.index}"
+
     def prepare(self, suite: str, task: Task, sample: Sample) -> _Prepared:
         key = (suite, task.task_id, sample.index)
         if key not in self._prepared:
-            dest = self.workdir() / suite / task.task_id.replace("/", "_") / f"s{sample.index}"
+            dest = self.sample_dir(suite, task, sample)
             dest.parent.mkdir(parents=True, exist_ok=True)
             try:
                 repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature)
@@ -392,7 +396,7 @@ class StageItem(pytest.Item):
         from ..report.artifacts import artifacts_dir
 
         runtime = self.config.stash[RUNTIME_KEY]
-        sample_dir = plugin.workdir() / self.suite / self.task.task_id.replace("/", "_") / f"s{self.sample.index}"
+        sample_dir = plugin.sample_dir(self.suite, self.task, self.sample)
         repair = BenchmarkRepair(self.task, rounds=rounds, options=runtime.settings.options,
                                  workdir=sample_dir.with_name(f"{sample_dir.name}-repair"),
                                  artifacts=artifacts_dir(runtime.settings.output, self.nodeid),
