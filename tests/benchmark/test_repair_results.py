@@ -81,3 +81,14 @@ def test_repaired_and_plain_runs_do_not_merge():
     plain = compute_metrics("mini", [TaskOutcome("a", "python", "classic-games", 2, 1, 1, 0)], [1])
     with pytest.raises(MergeError, match=r"r.json has 2 repair round\(s\) but p.json has 0"):
         merge_results([repaired_run(("a",)), plain], "runs", labels=["r.json", "p.json"])
+
+
+def test_playtest_merge_prints_the_rounds_of_repaired_shards(tmp_path, capsys):
+    from pytest_playtest.benchmark.merge import main
+    from pytest_playtest.benchmark.metrics import write_results
+
+    write_results(tmp_path / "a.json", repaired_run(("a",)))
+    write_results(tmp_path / "b.json", repaired_run(("b",)))
+    assert main([str(tmp_path / "out.json"), str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    output = capsys.readouterr().out
+    assert "before repair" in output and "after round 2" in output and "2 shard(s)" in output
