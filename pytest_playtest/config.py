@@ -57,6 +57,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-base-url", "OpenAI-compatible endpoint for policy llm (else OPENAI_BASE_URL)", None),
     Option("--playtest-replay",
            "replay recorded runs from this folder (a recording's output root or one test's folder)", None),
+    Option("--playtest-repair",
+           "benchmark: repair rounds a sample that fails a stage gets (asks --playtest-model for new code)", "0"),
+    Option("--playtest-prompts", "a folder whose files replace the packaged prompts (tester and repair)", None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
@@ -123,7 +126,8 @@ class Settings:
         replay = setting(config, "playtest_replay")
         options = {name: value for name, value in (("model", setting(config, "playtest_model")),
                                                    ("base_url", setting(config, "playtest_base_url")),
-                                                   ("replay", replay)) if value}
+                                                   ("replay", replay),
+                                                   ("prompts_dir", setting(config, "playtest_prompts"))) if value}
         policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
         return cls(
             size=_checked(config, "playtest_size", parse_size),

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,12 +27,18 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
+from ..report.terminal import explain
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
 from .splice import SpliceError, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
+
+    from ..loop.spec import RunResult
+    from ..repair.benchmark import StageAttempt
+    from ..trajectory import Step
+    from ..verdict import Verdict
 
 PROPERTY = "playtest_benchmark"
 EXEC_WINDOW_TIMEOUT = 5.0
@@ -42,7 +48,15 @@ UNIT_TEST_TIMEOUT = 60.0
 
 
 class StageFailed(Exception):
-    """A sample did not get through a stage; the message says why (shown without a Python traceback)."""
+    """A sample did not get through a stage; the message says why (shown without a Python traceback).
+
+    A failed play stage also carries its verdict and steps: the evidence a repair round shows the model.
+    """
+
+    def __init__(self, message: str, verdict: Verdict | None = None, steps: Sequence[Step] = ()) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+        self.steps = steps
 
 
 class SuiteLineError(Exception):
@@ -89,6 +103,8 @@ class _Prepared:
 class _SampleState:
     results: dict[str, bool] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
+    #: the repair rounds (as dicts), once the sample has failed a stage and --playtest-repair asked for them
+    repair: list[dict[str, Any]] | None = None
 
 
 class BenchmarkPlugin:
@@ -96,12 +112,15 @@ class BenchmarkPlugin:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.repair = repair_rounds(config)
         self._tmp: Path | None = None
         self._prepared: dict[tuple[str, str, int], _Prepared] = {}
         self.states: dict[tuple[str, str, int], _SampleState] = {}
         # Controller side: (suite, task_id, sample) → stage → passed; and what each task is.
         self.outcomes: dict[tuple[str, str, int], dict[str, bool]] = {}
         self.task_info: dict[tuple[str, str], dict[str, Any]] = {}
+        #: (suite, task_id, sample) → its repair rounds, from the reports (--playtest-repair)
+        self.repairs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
         self.results: dict[str, Any] | None = None
 
     def workdir(self) -> Path:
@@ -109,10 +128,14 @@ class BenchmarkPlugin:
             self._tmp = Path(tempfile.mkdtemp(prefix="playtest-bench-"))
         return self._tmp
 
+    def sample_dir(self, suite: str, task: Task, sample: Sample) -> Path:
+        """Where a sample's repository copy goes (its repair rounds' copies go beside it)."""
+        return self.workdir() / suite / task.task_id.replace("/", "_") / f"s{sample.index}"
+
     def prepare(self, suite: str, task: Task, sample: Sample) -> _Prepared:
         key = (suite, task.task_id, sample.index)
         if key not in self._prepared:
-            dest = self.workdir() / suite / task.task_id.replace("/", "_") / f"s{sample.index}"
+            dest = self.sample_dir(suite, task, sample)
             dest.parent.mkdir(parents=True, exist_ok=True)
             try:
                 repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature)
@@ -142,6 +165,8 @@ class BenchmarkPlugin:
             info["tester_tokens"][props["sample"]] = props["tester_tokens"]
         if props.get("coverage") is not None:
             info["coverage"][props["sample"]] = props["coverage"]
+        if props.get("repair") is not None:
+            self.repairs[key] = props["repair"]
         stage = props["stage"]
         # A stage passes only if every phase passed and the call ran (a skip or an error is not a pass).
         if report.failed or report.skipped:
@@ -174,6 +199,10 @@ class BenchmarkPlugin:
                 coverage=_mean(list(info["coverage"].values())),
             ))
         results = compute_metrics("+".join(suites), outcomes, ks)
+        if self.repair:
+            from ..repair.results import add_repair_results
+
+            add_repair_results(results, self.repair, self._samples_by_task(len(suites) > 1))
         self.results = results
         target = setting(self.config, "playtest_results")
         if target:
@@ -183,6 +212,28 @@ class BenchmarkPlugin:
             write_results(path, results)
         self.config.hook.pytest_playtest_metrics(metrics=results, config=self.config)
         self.config.stash[METRICS_KEY] = results
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
+                                  ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """A stage that ran repair rounds shows them in the HTML report: one row per round."""
+        report = yield
+        rounds = getattr(item, "properties", {}).get("repair") if isinstance(item, StageItem) else None
+        if rounds and report.when == "call" and self.config.getoption("htmlpath", None):
+            from pytest_html import extras
+
+            from ..repair.report import rounds_html
+
+            setattr(report, "extras", [*getattr(report, "extras", []), extras.html(rounds_html(rounds))])  # noqa: B010
+        return report
+
+    def _samples_by_task(self, qualified: bool) -> dict[str, list[tuple[int, dict[str, bool], list[dict[str, Any]]]]]:
+        """Per task (named as in the results), each sample's index, original stages and repair rounds."""
+        samples: dict[str, list[tuple[int, dict[str, bool], list[dict[str, Any]]]]] = {}
+        for (suite, task_id, index), stages in sorted(self.outcomes.items()):
+            name = f"{suite}/{task_id}" if qualified else task_id
+            samples.setdefault(name, []).append((index, stages, self.repairs.get((suite, task_id, index), [])))
+        return samples
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.results is None:
@@ -325,12 +376,48 @@ class StageItem(pytest.Item):
 
     def _run_stage(self, plugin: BenchmarkPlugin, state: _SampleState, stage: str) -> None:
         try:
-            {"exec": self._exec, "pass": self._pass, "play": self._play}[stage](plugin)
+            repo = self._repo(plugin)
+            if stage == "play":
+                self._play(repo)
+            else:
+                {"exec": self._exec, "pass": self._pass}[stage](repo)
         except StageFailed as exc:
             state.results[stage] = False
             state.reasons[stage] = str(exc)
+            if plugin.repair and state.repair is None:
+                state.repair = self._repair(plugin, stage, exc, plugin.repair)
+                self.properties["repair"] = state.repair
         else:
             state.results[stage] = True
+
+    def _repair(self, plugin: BenchmarkPlugin, stage: str, failure: StageFailed, rounds: int) -> list[dict[str, Any]]:
+        """The repair rounds of this sample (``--playtest-repair``), run where its stages run."""
+        from ..repair.benchmark import BenchmarkRepair, StageAttempt
+        from ..report.artifacts import artifacts_dir
+
+        runtime = self.config.stash[RUNTIME_KEY]
+        sample_dir = plugin.sample_dir(self.suite, self.task, self.sample)
+        repair = BenchmarkRepair(self.task, rounds=rounds, options=runtime.settings.options,
+                                 workdir=sample_dir.with_name(f"{sample_dir.name}-repair"),
+                                 artifacts=artifacts_dir(runtime.settings.output, self.nodeid),
+                                 run_stage=self._attempt)
+        attempt = StageAttempt(False, str(failure), failure.verdict, failure.steps)
+        return [record.to_dict() for record in repair.run(self.sample.completion, stage, attempt)]
+
+    def _attempt(self, stage: str, repo: Path, artifacts: Path) -> StageAttempt:
+        """One stage of a repair round: the same checks as the sample's, in the round's repo copy."""
+        from ..repair.benchmark import StageAttempt
+
+        try:
+            if stage == "play":
+                result = self._playthrough(repo, artifacts)
+                verdict = result.verdict
+                passed = verdict.passed
+                return StageAttempt(passed, "" if passed else explain(verdict), verdict, result.steps)
+            {"exec": self._exec, "pass": self._pass}[stage](repo)
+        except StageFailed as exc:
+            return StageAttempt(False, str(exc))
+        return StageAttempt(True)
 
     def _repo(self, plugin: BenchmarkPlugin) -> Path:
         prepared = plugin.prepare(self.suite, self.task, self.sample)
@@ -338,10 +425,9 @@ class StageItem(pytest.Item):
             raise StageFailed(prepared.error or "no repository copy")
         return prepared.repo
 
-    def _exec(self, plugin: BenchmarkPlugin) -> None:
+    def _exec(self, repo: Path) -> None:
         from ..runtime.app import App, AppError
 
-        repo = self._repo(plugin)
         compiled = subprocess.run([sys.executable, "-m", "py_compile", self.task.file], cwd=repo,
                                   capture_output=True, text=True, timeout=60)
         if compiled.returncode != 0:
@@ -370,8 +456,7 @@ class StageItem(pytest.Item):
         finally:
             app.terminate()
 
-    def _pass(self, plugin: BenchmarkPlugin) -> None:
-        repo = self._repo(plugin)
+    def _pass(self, repo: Path) -> None:
         argv = resolve_argv(self.task.unit_tests, sys.executable)
         try:
             done = subprocess.run(argv, cwd=repo, capture_output=True, text=True, timeout=UNIT_TEST_TIMEOUT,
@@ -383,12 +468,26 @@ class StageItem(pytest.Item):
         if done.returncode != 0:
             raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
 
-    def _play(self, plugin: BenchmarkPlugin) -> None:
-        from ..loop.spec import RunSpec
+    def _play(self, repo: Path) -> None:
         from ..report.artifacts import artifacts_dir
-        from ..report.terminal import explain
 
-        repo = self._repo(plugin)
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        if runtime is None:
+            pytest.skip("benchmark stages need --playtest")
+        result = self._playthrough(repo, artifacts_dir(runtime.settings.output, self.nodeid))
+        self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
+        if result.verdict.tokens:
+            self.properties["tester_tokens"] = result.verdict.tokens
+        coverage = result.verdict.coverage
+        if coverage is not None and coverage.lines_total:
+            self.properties["coverage"] = coverage.lines_hit / coverage.lines_total
+        if not result.verdict.passed:
+            raise StageFailed(explain(result.verdict), result.verdict, result.steps)
+
+    def _playthrough(self, repo: Path, artifacts: Path) -> RunResult:
+        """The task's playtest of the app in ``repo``, its artifacts in ``artifacts``."""
+        from ..loop.spec import RunSpec
+
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
@@ -400,24 +499,37 @@ class StageItem(pytest.Item):
              "timeout": playtest.timeout, "cwd": str(repo)},
             defaults=settings, where=f"{self.task.path}:{self.task.line}",
         )
-        artifacts = artifacts_dir(settings.output, self.nodeid)
-        result = runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config)
-        self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
-        if result.verdict.tokens:
-            self.properties["tester_tokens"] = result.verdict.tokens
-        coverage = result.verdict.coverage
-        if coverage is not None and coverage.lines_total:
-            self.properties["coverage"] = coverage.lines_hit / coverage.lines_total
-        if not result.verdict.passed:
-            raise StageFailed(explain(result.verdict))
+        artifacts.mkdir(parents=True, exist_ok=True)
+        return runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, StageFailed):
-            return f"{self.stage} stage failed: {excinfo.value}"
+            text = f"{self.stage} stage failed: {excinfo.value}"
+            if self.properties.get("repair") is not None:
+                from ..repair.report import describe_rounds
+
+                text += "\n" + describe_rounds(self.properties["repair"])
+            return text
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.task.line - 1, f"{self.task.task_id}[s{self.sample.index}]::{self.stage}"
+
+
+def repair_rounds(config: pytest.Config) -> int:
+    """``--playtest-repair N``: how many repair rounds a failing sample gets (0: no repair)."""
+    raw = setting(config, "playtest_repair") or 0
+    try:
+        rounds = int(raw)
+    except (TypeError, ValueError):
+        rounds = -1
+    if rounds < 0:
+        raise pytest.UsageError(f"--playtest-repair / ini playtest_repair: expected a number of rounds >= 0, "
+                                f"got {raw!r}")
+    if rounds and not setting(config, "playtest_model"):
+        raise pytest.UsageError("--playtest-repair asks a model for new code: pass --playtest-model NAME "
+                                "(ini playtest_model) and, for a local server, --playtest-base-url URL")
+    return rounds
 
 
 def _mean(values: list[float]) -> float | None:

@@ -187,7 +187,9 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
 
 def _pooled(counts: list[Mapping[str, Any]]) -> dict[str, Any]:
     """One task's counts over several runs: stage counts add up, line coverage is their mean."""
-    pooled: dict[str, Any] = {key: sum(c[key] for c in counts) for key in counts[0] if key != "coverage"}
+    # repair rounds (a list per task) are pooled by the repair package
+    pooled: dict[str, Any] = {key: sum(c[key] for c in counts) for key in counts[0]
+                              if key not in ("coverage", "rounds")}
     coverage = _mean([c.get("coverage") for c in counts])[0]
     return {**pooled, "coverage": coverage} if coverage is not None else pooled
 
@@ -228,12 +230,26 @@ def merge_results(
             raise MergeError(f"{labels[0]} has k={results[0]['k']} but {label} has k={result['k']}")
 
     mode = _resolve_mode([set(result["tasks"]) for result in results], labels, mode)
+    _check_repair(results, labels)
     if mode == "runs":
-        return _merge_runs(results, labels)
-    outcomes = [outcome for result in results for outcome in outcomes_from_results(result)]
-    merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"])
-    merged["shards"] = len(results)
+        merged = _merge_runs(results, labels)
+    else:
+        outcomes = [outcome for result in results for outcome in outcomes_from_results(result)]
+        merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"])
+        merged["shards"] = len(results)
+    if "repair" in results[0]:
+        from ..repair.results import merge_repair
+
+        merge_repair(merged, results, mode)
     return merged
+
+
+def _check_repair(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> None:
+    """Repaired and unrepaired results, or different round budgets, do not measure the same thing."""
+    budgets = [result["repair"]["rounds"] if "repair" in result else 0 for result in results]
+    for budget, label in zip(budgets[1:], labels[1:], strict=True):
+        if budget != budgets[0]:
+            raise MergeError(f"{labels[0]} has {budgets[0]} repair round(s) but {label} has {budget}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

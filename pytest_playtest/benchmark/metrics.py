@@ -269,6 +269,10 @@ def format_table(results: Mapping[str, Any]) -> str:
             f"Efficiency@{k} {'-' if score is None else f'{100 * score:.2f}'}" for k, score in scores.items()
         )
         lines.append(f"tokens: {tokens:,.0f} ({per_task:,.0f} per task)  {efficiency}")
+    if "repair" in results:
+        from ..repair.results import format_rounds  # only runs with --playtest-repair have rounds
+
+        lines += format_rounds(results)
     return "\n".join(lines)
 
 

@@ -232,6 +232,69 @@ def encode_frame(frame: np.ndarray, long_side: int, image_format: str) -> tuple[
     return f"data:image/{image_format};base64,{encoded}", image.size
 
 
+# -- the endpoint --------------------------------------------------------------------------------------------
+class ChatEndpoint:
+    """The Chat Completions client the LLM tester and the repair loop share: one place for the key, the
+    endpoint, the bounded retries and the error messages (which never show the key)."""
+
+    def __init__(self, options: LLMOptions) -> None:
+        self.options = options
+        # the client would read OPENAI_API_KEY itself, but it refuses to start without a key
+        self._client = openai.OpenAI(
+            api_key=os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
+            base_url=options.base_url,
+            timeout=options.request_timeout,
+            max_retries=0,  # retried here, with our own bounded backoff and error messages
+        )
+        self.endpoint = _without_userinfo(str(self._client.base_url))
+
+    def close(self) -> None:
+        self._client.close()
+
+    def complete(self, messages: list[ChatCompletionMessageParam],
+                 tools: list[ChatCompletionToolParam] | None = None) -> ChatCompletion:
+        """One completion, retried with exponential backoff on timeouts, connection errors, 429 and 5xx."""
+        delay = self.options.retry_delay
+        failure = ""
+        offered: dict[str, Any] = {"tools": tools} if tools else {}
+        for attempt in range(1, self.options.max_attempts + 1):
+            pause = delay
+            try:
+                return self._client.chat.completions.create(
+                    model=self.options.model, messages=messages, **offered)
+            except openai.APIStatusError as exc:
+                failure = self._describe_status(exc)
+                if exc.status_code not in RETRYABLE_STATUSES and exc.status_code < 500:
+                    raise PolicyError(failure) from None
+                pause = max(pause, _retry_after(exc))
+            except openai.APITimeoutError:
+                failure = (f"the model endpoint {self.endpoint} did not answer within "
+                           f"{self.options.request_timeout:g} s")
+            except openai.APIConnectionError as exc:
+                failure = f"cannot reach the model endpoint {self.endpoint}: {_connection_cause(exc)}"
+            except openai.OpenAIError as exc:
+                raise PolicyError(self.redact(f"the model endpoint {self.endpoint} failed: {exc}")) from None
+            if attempt < self.options.max_attempts:
+                time.sleep(min(pause, self.options.retry_delay_max))
+                delay *= 2
+        raise PolicyError(f"{failure} (gave up after {self.options.max_attempts} attempts)")
+
+    def _describe_status(self, exc: openai.APIStatusError) -> str:
+        body = exc.body
+        detail = body.get("message") if isinstance(body, dict) else body
+        text = f"the model endpoint {self.endpoint} answered HTTP {exc.status_code}"
+        if detail:
+            text += f": {str(detail)[:300]}"
+        return self.redact(text)
+
+    def redact(self, text: str) -> str:
+        """Endpoints sometimes echo the key they refused; it must not reach reports or logs."""
+        key = self._client.api_key
+        if key and key != PLACEHOLDER_API_KEY:
+            text = text.replace(key, "***")
+        return text
+
+
 # -- the policy ---------------------------------------------------------------------------------------------
 class _Unusable(Exception):
     """One reply (or one tool call in it) that cannot become an action; the message says why."""
@@ -261,14 +324,8 @@ class LLMPolicy(Policy):
             self._system_prompt += "\n\n" + examples
         self._step_template = read_prompt("user_step.md", self.options.prompts_dir)
         fill(self._step_template, dict.fromkeys(STEP_PLACEHOLDERS, ""), "user_step.md")  # fail early on typos
-        # the client would read OPENAI_API_KEY itself, but it refuses to start without a key
-        self._client = openai.OpenAI(
-            api_key=os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY,
-            base_url=self.options.base_url,
-            timeout=self.options.request_timeout,
-            max_retries=0,  # retried here, with our own bounded backoff and error messages
-        )
-        self.endpoint = _without_userinfo(str(self._client.base_url))
+        self._chat = ChatEndpoint(self.options)
+        self.endpoint = self._chat.endpoint
 
     def __repr__(self) -> str:
         return (f"LLMPolicy(model={self.options.model!r}, endpoint={self.endpoint!r}, "
@@ -290,8 +347,8 @@ class LLMPolicy(Policy):
         problems: list[str] = []
         attempts = 1 + self.options.max_corrections
         for _ in range(attempts):
-            response = self._complete(messages)
-            spent = _tokens(response)
+            response = self._chat.complete(messages, tools=TOOLS)
+            spent = usage_tokens(response)
             tokens += spent
             self.tokens += spent
             if not response.choices:
@@ -307,7 +364,7 @@ class LLMPolicy(Policy):
         raise PolicyError(f"the model gave no usable action after {attempts} attempts: {problems[-1]}")
 
     def close(self) -> None:
-        self._client.close()
+        self._chat.close()
 
     # -- building the request ---------------------------------------------------------------------------
     def _goal(self) -> str:
@@ -355,48 +412,6 @@ class LLMPolicy(Policy):
             lines.append(line)
         return "\n".join(lines) or "(none yet)"
 
-    # -- calling the endpoint -----------------------------------------------------------------------------
-    def _complete(self, messages: list[ChatCompletionMessageParam]) -> ChatCompletion:
-        """One completion, retried with exponential backoff on timeouts, connection errors, 429 and 5xx."""
-        delay = self.options.retry_delay
-        failure = ""
-        for attempt in range(1, self.options.max_attempts + 1):
-            pause = delay
-            try:
-                return self._client.chat.completions.create(
-                    model=self.options.model, messages=messages, tools=TOOLS)
-            except openai.APIStatusError as exc:
-                failure = self._describe_status(exc)
-                if exc.status_code not in RETRYABLE_STATUSES and exc.status_code < 500:
-                    raise PolicyError(failure) from None
-                pause = max(pause, _retry_after(exc))
-            except openai.APITimeoutError:
-                failure = (f"the model endpoint {self.endpoint} did not answer within "
-                           f"{self.options.request_timeout:g} s")
-            except openai.APIConnectionError as exc:
-                failure = f"cannot reach the model endpoint {self.endpoint}: {_connection_cause(exc)}"
-            except openai.OpenAIError as exc:
-                raise PolicyError(self._redact(f"the model endpoint {self.endpoint} failed: {exc}")) from None
-            if attempt < self.options.max_attempts:
-                time.sleep(min(pause, self.options.retry_delay_max))
-                delay *= 2
-        raise PolicyError(f"{failure} (gave up after {self.options.max_attempts} attempts)")
-
-    def _describe_status(self, exc: openai.APIStatusError) -> str:
-        body = exc.body
-        detail = body.get("message") if isinstance(body, dict) else body
-        text = f"the model endpoint {self.endpoint} answered HTTP {exc.status_code}"
-        if detail:
-            text += f": {str(detail)[:300]}"
-        return self._redact(text)
-
-    def _redact(self, text: str) -> str:
-        """Endpoints sometimes echo the key they refused; it must not reach reports or logs."""
-        key = self._client.api_key
-        if key and key != PLACEHOLDER_API_KEY:
-            text = text.replace(key, "***")
-        return text
-
     # -- reading the reply -----------------------------------------------------------------------------
     def _correction(self, message: ChatCompletionMessage, call_problems: list[tuple[str, str]],
                     problem: str) -> list[ChatCompletionMessageParam]:
@@ -428,7 +443,7 @@ class LLMPolicy(Policy):
             extras.append(f"after {len(problems)} correction(s): {'; '.join(problems)}")
         if extras:
             note = f"{note} [{'; '.join(extras)}]".strip()
-        return self._redact(note)
+        return self._chat.redact(note)
 
 
 def _read_action(message: ChatCompletionMessage, image_size: tuple[int, int]
@@ -493,7 +508,7 @@ def _check_inside(action: Action, image_size: tuple[int, int]) -> None:
                             f"{width}x{height} pixels")
 
 
-def _tokens(response: ChatCompletion) -> int:
+def usage_tokens(response: ChatCompletion) -> int:
     usage = response.usage
     if usage is None:  # some local servers leave usage out
         return 0
