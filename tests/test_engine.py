@@ -191,3 +191,12 @@ def test_coverage_of_a_program_that_is_not_python_is_a_note(display: Display, vi
 def test_a_disabled_button_is_not_unresponsive(display: Display, vision: Vision) -> None:
     verdict = play(display, vision, app=str(APPS / "tk_disabled.py"), max_steps=40).verdict
     assert verdict.passed, verdict.summary()
+
+
+@pytest.mark.parametrize(("dead", "kinds"), [(False, []), (True, ["unresponsive"])], ids=["working", "dead"])
+def test_a_blinking_text_cursor_neither_hides_a_dead_button_nor_makes_a_form_animated(
+        display: Display, vision: Vision, dead: bool, kinds: list[str]) -> None:
+    """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
+    app = [sys.executable, str(APPS / "tk_form.py"), *(["--dead-clear"] if dead else [])]
+    verdict = play(display, vision, app=app, max_steps=80).verdict
+    assert verdict.kinds() == kinds, verdict.summary()

@@ -8,11 +8,14 @@ move may report new lines of code as coverage would.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -418,11 +421,22 @@ def display() -> Iterator[Display]:
 
 @pytest.mark.parametrize(("app", "bug"), E2E, ids=[f"{a}-{b or 'correct'}" for a, b in E2E])
 def test_detection_app(display: Display, vision: Vision, tmp_path: Path, app: str, bug: str | None) -> None:
-    from tests.detection_runs import manifest, play_detection
-
-    verdict = play_detection(app, bug, display, vision, tmp_path).verdict
+    detection = _detection_benchmark()
+    case = detection.Case(app, bug or detection.CORRECT, "heuristic")
+    verdict = detection.session(case, display, vision, tmp_path).verdict
     if bug is None:
         assert verdict.passed, verdict.summary()
     else:
-        kind = next(b["kind"] for b in manifest(app)["bugs"] if b["name"] == bug)
+        kind = next(b["kind"] for b in detection.manifest(app)["bugs"] if b["name"] == bug)
         assert kind in verdict.kinds(), verdict.summary()
+
+
+def _detection_benchmark() -> ModuleType:
+    """benchmarks/detection/run.py, whose apps, bug variants and runs the test shares."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "detection" / "run.py"
+    spec = importlib.util.spec_from_file_location("detection_run", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

@@ -6,7 +6,9 @@ on the correct version (any finding), the median seconds to detection and the li
 version's run reached. Writes everything to ``benchmarks/detection/results-<host>.json``.
 
 Every run is the manifest's playtest (strategy, expectations, max_steps, timeout) with coverage on, seed 0,
-through the same loop as ``playtest.run()``. Two worker processes, each with its own Xvfb.
+through the same loop as ``playtest.run()``. Two worker processes, each with its own Xvfb. ``--repeat N``
+plays every case N times and reports which cases did not give the same status and finding kinds every time
+(the tables count the first run of each).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pytest_playtest.loop.spec import RunResult
     from pytest_playtest.runtime.display import Display
     from pytest_playtest.vision import Vision
 
@@ -42,6 +45,7 @@ class Case:
     app: str
     variant: str
     policy: str
+    run: int = 0
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Outcome:
     app: str
     variant: str
     policy: str
+    run: int
     expected: str  # the bug's finding kind; "" for the correct version
     status: str
     kinds: list[str]
@@ -78,7 +83,9 @@ def variant_folder(app: str, variant: str, into: Path) -> Path:
     return folder
 
 
-def play(case: Case, display: Display, vision: Vision, scratch: Path) -> Outcome:
+def session(case: Case, display: Display, vision: Vision, scratch: Path, *, seed: int = 0,
+            artifacts: Path | None = None) -> RunResult:
+    """One run of the case: the manifest's playtest on a copy of the variant, coverage on."""
     from pytest_playtest.loop.playthrough import run_session
     from pytest_playtest.loop.spec import RunSpec
 
@@ -87,10 +94,16 @@ def play(case: Case, display: Display, vision: Vision, scratch: Path) -> Outcome
     playtest = spec_data["playtest"]
     defaults = SimpleNamespace(policy=case.policy, max_steps=playtest["max_steps"], timeout=playtest["timeout"],
                                options={}, coverage=True)
-    spec = RunSpec.from_kwargs({"app": [sys.executable, spec_data["entry"]], "cwd": str(folder), "seed": 0,
+    spec = RunSpec.from_kwargs({"app": [sys.executable, spec_data["entry"]], "cwd": str(folder), "seed": seed,
                                 "strategy": playtest["strategy"], "expect": playtest["expect"]},
                                defaults=defaults, where=f"{case.app}/{case.variant}")
-    result = run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
+    return run_session(spec, display=display, vision=vision, artifacts=artifacts,
+                       screenshots="on" if artifacts else "off")
+
+
+def play(case: Case, display: Display, vision: Vision, scratch: Path) -> Outcome:
+    spec_data = manifest(case.app)
+    result = session(case, display, vision, scratch)
     verdict = result.verdict
     expected = "" if case.variant == CORRECT else next(
         b["kind"] for b in spec_data["bugs"] if b["name"] == case.variant)
@@ -100,7 +113,7 @@ def play(case: Case, display: Display, vision: Vision, scratch: Path) -> Outcome
         step = result.steps[finding.step - 1] if finding.step and finding.step <= len(result.steps) else None
         seconds = step.started + step.duration if step else verdict.duration
     coverage = verdict.coverage
-    return Outcome(case.app, case.variant, case.policy, expected, verdict.status, verdict.kinds(),
+    return Outcome(case.app, case.variant, case.policy, case.run, expected, verdict.status, verdict.kinds(),
                    finding is not None, seconds, verdict.duration, verdict.steps,
                    coverage.lines_hit / coverage.lines_total if coverage and coverage.lines_total else None,
                    verdict.findings[0].message[:160] if verdict.findings else (verdict.error or ""))
@@ -120,8 +133,8 @@ def worker(cases: list[Case], results: multiprocessing.Queue) -> None:
                 try:
                     outcome = play(case, display, vision, Path(scratch))
                 except Exception as exc:  # noqa: BLE001 - one broken case must not stall the table
-                    outcome = Outcome(case.app, case.variant, case.policy, "", "error", [], False, None, 0.0, 0,
-                                      None, f"harness: {exc!r}")
+                    outcome = Outcome(case.app, case.variant, case.policy, case.run, "", "error", [], False, None,
+                                      0.0, 0, None, f"harness: {exc!r}")
                 print(f"{case.policy:9s} {case.app:8s} {case.variant:28s} {outcome.status:5s} "
                       f"{','.join(outcome.kinds):28s} {time.monotonic() - started:5.1f}s", flush=True)
                 results.put(asdict(outcome))
@@ -132,7 +145,7 @@ def worker(cases: list[Case], results: multiprocessing.Queue) -> None:
 def table(outcomes: list[Outcome], policy: str) -> str:
     rows = [f"policy {policy}",
             f"{'app':10s} {'bugs found':>10s} {'false alarms':>12s} {'median s to find':>16s} {'coverage':>8s}"]
-    mine = [o for o in outcomes if o.policy == policy]
+    mine = [o for o in outcomes if o.policy == policy and o.run == 0]
     for app in sorted({o.app for o in mine}):
         bugs = [o for o in mine if o.app == app and o.variant != CORRECT]
         correct = [o for o in mine if o.app == app and o.variant == CORRECT]
@@ -150,17 +163,32 @@ def table(outcomes: list[Outcome], policy: str) -> str:
     return "\n".join(rows)
 
 
+def reruns(outcomes: list[Outcome]) -> str:
+    """Which cases gave the same status and finding kinds on every run."""
+    results: dict[tuple[str, str, str], set[tuple[str, tuple[str, ...]]]] = {}
+    for o in outcomes:
+        results.setdefault((o.policy, o.app, o.variant), set()).add((o.status, tuple(o.kinds)))
+    differing = [f"  {' '.join(case)}: {sorted(seen)}" for case, seen in sorted(results.items()) if len(seen) > 1]
+    runs = len(outcomes) // max(len(results), 1)
+    return "\n".join([f"reruns: {len(results) - len(differing)} of {len(results)} cases gave the same status and "
+                      f"finding kinds on all {runs} runs", *differing])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--policies", default=",".join(POLICIES), help="comma-separated policies to compare")
     parser.add_argument("--apps", default="", help="comma-separated apps (default: all of apps/)")
     parser.add_argument("--workers", type=int, default=2, help="parallel worker processes (2 cores: at most 2)")
+    parser.add_argument("--variants", default="", help="comma-separated variants (correct, bug names; default all)")
+    parser.add_argument("--repeat", type=int, default=1, help="play every case this many times (determinism)")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
     apps = [a for a in args.apps.split(",") if a] or sorted(
         p.name for p in APPS.iterdir() if (p / "bugs.json").is_file())
-    cases = [Case(app, variant, policy) for policy in args.policies.split(",") for app in apps
-             for variant in [CORRECT, *(b["name"] for b in manifest(app)["bugs"])]]
+    wanted = {v for v in args.variants.split(",") if v}
+    cases = [Case(app, variant, policy, run) for run in range(args.repeat) for policy in args.policies.split(",")
+             for app in apps for variant in [CORRECT, *(b["name"] for b in manifest(app)["bugs"])]
+             if not wanted or variant in wanted]
     queue: multiprocessing.Queue = multiprocessing.Queue()
     workers = [multiprocessing.Process(target=worker, args=(cases[i::args.workers], queue))
                for i in range(args.workers)]
@@ -175,6 +203,8 @@ def main() -> None:
     print()
     for policy in args.policies.split(","):
         print(table(outcomes, policy) + "\n")
+    if args.repeat > 1:
+        print(reruns(outcomes) + "\n")
     print(f"written: {out}")
 
 

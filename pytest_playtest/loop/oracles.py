@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..runtime.app import App
     from ..trajectory import Step
 
+#: tries of a suspect target after which the loop stops retrying it by itself
+MAX_RETRIES = 8
 TRACEBACK_START = re.compile(
     r"^(Traceback \(most recent call last\):|Exception in Tkinter callback|Exception in thread .*|"
     r"Fatal Python error: .*)$"
@@ -331,15 +333,17 @@ class Oracles:
 
     def _check_unresponsive(self, step: Step, on_widget: bool, state: str) -> None:
         target = step.action.target
-        if target is None or not on_widget or step.action.kind not in ("click", "double_click"):
+        if target is None or step.action.kind not in ("click", "double_click"):
             return
         if any(_near(t, target) for t in (*self._responsive, *self._reported)):
             return
         key = next((t for t in self._suspects if _near(t, target)), target)
+        if key not in self._suspects and not on_widget:
+            return
         suspect = self._suspects.setdefault(key, Suspect())
-        suspect.tried_at.update((step.before_hash, state))
+        suspect.tried_at.update((step.before_hash, state))  # (a retry that missed the widget counts as tried)
         suspect.steps.append(step.index)
-        if state not in suspect.states:
+        if on_widget and state not in suspect.states:
             suspect.states.append(state)
         if len(suspect.states) >= self.settings.unresponsive_states and not self._raised(suspect.steps):
             self.findings.append(Finding(
@@ -370,7 +374,8 @@ class Oracles:
         menu is open: the click would only close it)."""
         if _after_popup(self._previous):
             return None
-        return next((t for t, suspect in self._suspects.items() if frame_hash not in suspect.tried_at), None)
+        return next((t for t, suspect in self._suspects.items()
+                     if frame_hash not in suspect.tried_at and len(suspect.steps) < MAX_RETRIES), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
         run = self._no_effect_run

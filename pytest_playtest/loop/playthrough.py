@@ -199,7 +199,7 @@ class Playthrough:
     def act(self, step: Step, frame: np.ndarray) -> None:
         """Perform the step's action, wait for its effect, and let the oracles and the policy judge it."""
         assert self.screen is not None and self.policy is not None
-        key = self.screen.last_hash
+        key, seen = self.screen.last_hash, frame
         state = key  # the frame the effect is judged against, and its hash
         stream = self.app.coverage_stream
         reached = stream.total_lines() if stream else 0
@@ -209,7 +209,7 @@ class Playthrough:
         except (ActionError, AppError) as exc:
             step.error = str(exc)
         try:
-            after, change, on_widget = self._effect(frame, key, step.action)
+            after, change, on_widget = self._effect(frame, step.action, seen=(seen, key))
         except AppError:
             if self._window_lost(step.index):
                 return
@@ -324,14 +324,17 @@ class Playthrough:
             self.judged.append(Finding("judge", reason, step=step.index))
         self.stopped_by = "finish"
 
-    def _effect(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, Change, bool]:
-        """The frame after an action, how it differs, and whether a click on a widget showed nothing."""
+    def _effect(self, frame: np.ndarray, action: Action, *,
+                seen: tuple[np.ndarray, str]) -> tuple[np.ndarray, Change, bool]:
+        """The frame after an action, how it differs from ``frame``, and whether a click on a widget showed
+        nothing. Widgets are found on the frame ``seen`` before the pointer moved (with its hash): a hover
+        highlight can hide a button's outline."""
         assert self.screen is not None
         after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating,
                         credit=self.spec.strategy == "coverage")
         change = self.screen.effect(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
-        on_widget = not change and not self.oracles.animating and _on_widget(action, frame, key, self.vision)
+        on_widget = not change and not self.oracles.animating and _on_widget(action, *seen, self.vision)
         if on_widget:
             change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm, compare=self.screen.effect)
             after = self.screen.last
