@@ -3,6 +3,7 @@ closed shapes (sprites, icons)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,7 +115,8 @@ def detect_widgets(frame: np.ndarray, texts: list[TextBox]) -> list[Widget]:
         if rect not in labels and any(nested(rect, other) for other in labels):
             continue
         label = reading_order(labels.get(rect, []), lambda t: t.box)
-        found.append(Widget(rect, _rect_kind(frame, rect, label), " ".join(t.text for t in label)))
+        found += [Widget(box, _rect_kind(frame, box, part), " ".join(t.text for t in part))
+                  for box, part in _split_stack(rect, label)]
     labelled = {id(t) for group in labels.values() for t in group}
     found += [Widget(t.box, "text", t.text) for t in texts if id(t) not in labelled]
     taken = [w.box for w in found]
@@ -123,6 +125,19 @@ def detect_widgets(frame: np.ndarray, texts: list[TextBox]) -> list[Widget]:
             found.append(Widget(shape, "shape"))
             taken.append(shape)
     return reading_order(found, lambda w: w.box)
+
+
+def _split_stack(rect: Box, label: list[TextBox]) -> list[tuple[Box, list[TextBox]]]:
+    """A rectangle holding the same caption on several lines is a column of equal buttons whose borders
+    touch (a list's "Down" or "Delete" per row), not one button: one box per line, as tall as its caption's
+    box, so a click lands on a caption rather than between two buttons."""
+    captions = {t.text for t in label}
+    lines = sorted(label, key=lambda t: t.box.y)
+    # (OCR boxes are padded: neighbours' boxes may overlap a little, their centres are a line apart)
+    stacked = all(b.box.center[1] - a.box.center[1] >= a.box.h / 2 for a, b in itertools.pairwise(lines))
+    if len(lines) < 2 or len(captions) > 1 or not stacked:
+        return [(rect, label)]
+    return [(Box(rect.x, t.box.y, rect.w, t.box.h).intersection(rect), [t]) for t in lines]
 
 
 def _rect_kind(frame: np.ndarray, rect: Box, label: list[TextBox]) -> str:
