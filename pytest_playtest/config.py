@@ -25,6 +25,7 @@ DEFAULT_OUTPUT = "playtest-results"
 #: Plugin names under which the benchmark collector and the report hooks are registered.
 BENCHMARK_PLUGIN = "playtest-benchmark"
 REPORT_PLUGIN = "playtest-report"
+SCENARIO_PLUGIN = "playtest-scenarios"
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-base-url", "OpenAI-compatible endpoint for policy llm (else OPENAI_BASE_URL)", None),
     Option("--playtest-replay",
            "replay recorded runs from this folder (a recording's output root or one test's folder)", None),
+    Option("--playtest-scenario-apps",
+           "the app of each scenario file without front matter: PATTERN=APP entries (a glob of the file's name "
+           "or path, a .py path or command line from the rootdir), one per line or ;-separated", None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
