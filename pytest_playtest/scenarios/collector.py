@@ -174,6 +174,8 @@ class ScenarioPlugin:
         self.config = config
         self.statuses: dict[str, list[str]] = {}
         self.malformed: dict[str, int] = {}
+        #: each Functionality's node id and its cases' outcomes, in the order they finished
+        self.items: list[tuple[str, list[str]]] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
@@ -185,9 +187,10 @@ class ScenarioPlugin:
         if MALFORMED_PROPERTY in properties:
             self.malformed[file] = self.malformed.get(file, 0) + 1
             return
-        statuses = self.statuses.setdefault(file, [])
-        statuses.extend(str(value).split(":", 1)[0] for name, value in report.user_properties
-                        if name.startswith(CASE_PROPERTY))
+        cases = [(name.removeprefix(CASE_PROPERTY), str(value)) for name, value in report.user_properties
+                 if name.startswith(CASE_PROPERTY)]
+        self.statuses.setdefault(file, []).extend(value.split(":", 1)[0] for _, value in cases)
+        self.items.append((report.nodeid, [f"case {number} {value.split(':', 1)[0]}" for number, value in cases]))
 
     def tallies(self) -> dict[str, Tally]:
         return tally(self.statuses, self.malformed)
@@ -212,6 +215,8 @@ class ScenarioPlugin:
             return
         tallies = self.tallies()
         terminalreporter.write_sep("-", "functional completeness (passed cases / all cases)")
+        for nodeid, cases in self.items:
+            terminalreporter.write_line(f"{nodeid}: {', '.join(cases)}")
         for path, counted in tallies.items():
             terminalreporter.write_line(f"{path}: {counted.describe()}")
         terminalreporter.write_line(f"overall: {overall(tallies).describe()}")

@@ -11,7 +11,7 @@ a coordinate pair). Every part must be one of these (case-insensitive, a final p
     drag from 10, 20 to 200, 20
     scroll down [3 times] [at 200, 150]
     wait 2 seconds
-    open the application  (the app is already running: nothing to do)
+    open the application  ·  start the game  (the app is already running: nothing to do)
 
 A step with any other part is outside the grammar: the tester (a model) performs it, or the case is skipped.
 """
@@ -168,7 +168,7 @@ _PATTERNS: list[tuple[str, _Build]] = [
      lambda m: [Act(Action.drag(*(int(m.group(i)) for i in range(1, 5))))]),
     (rf"scroll\s+(up|down|left|right)(?:\s+(\d+)\s*(?:times|notches|clicks)?)?(?:\s+at\s+{_POINT})?", _scroll),
     (rf"wait\s+(?:for\s+)?{_SECONDS}", lambda m: _chunks(float(m.group(1)), Action.wait)),
-    (r"(?:open|launch|start|run)\s+(?:the\s+)?(?:[\w' -]{0,40}\s)?(?:app|application|program)", lambda m: []),
+    (r"(?:open|launch|start|run)\s+the\s+(?:[\w' -]{0,40}\s)?(?:app|application|program|game)", lambda m: []),
 ]
 _RULES: list[tuple[re.Pattern[str], _Build]] = [(re.compile(pattern, re.I), build) for pattern, build in _PATTERNS]
 

@@ -109,6 +109,7 @@ class _Body:
         self.open: str | None = None
         self.expectation: tuple[str, int] | None = None
         self.names: set[str] = set()
+        self.stray = False
 
     def read(self, lines: list[str], start: int) -> None:
         for index in range(start, len(lines)):
@@ -120,7 +121,7 @@ class _Body:
         if functionality or _HEADING.match(text):
             self.close_functionality()
             if functionality:
-                self.heading = (" ".join(functionality.group(1).split()), number)
+                self.heading, self.stray = (" ".join(functionality.group(1).split()), number), False
             return
         step = _STEP.match(text)
         expectation = _EXPECTATION_LINE.match(text)
@@ -180,4 +181,7 @@ class _Body:
             self.problem = ScenarioError(self.scenario.path, number, message)
 
     def file_problem(self, number: int, message: str) -> None:
-        self.scenario.problems.append(ScenarioError(self.scenario.path, number, message))
+        """A Step or Expectation outside any Functionality: the first of a stretch of them is the fault."""
+        if not self.stray:
+            self.scenario.problems.append(ScenarioError(self.scenario.path, number, message))
+        self.stray = True

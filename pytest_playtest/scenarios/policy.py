@@ -114,9 +114,13 @@ class ScenarioPolicy(Policy):
 
     def _where(self) -> str:
         step = self._step()
-        if step is None:
-            return f'expectation (line {self.case.line}) "{self.case.expectation}"'
-        return f'step {self.step_index + 1} (line {step.line}) "{step.text}"'
+        if step is not None:
+            return f'step {self.step_index + 1} (line {step.line}) "{step.text}"'
+        expectation = f'expectation "{self.case.expectation}"'
+        if not self.case.steps:
+            return expectation
+        last = self.case.steps[-1]
+        return f'after step {len(self.case.steps)} (line {last.line}) "{last.text}", {expectation}'
 
     def _next(self, observation: Observation) -> Decision | None:
         """The next decision of the case at work; None when the case moved on (or ended) without one."""
@@ -215,8 +219,8 @@ class ScenarioPolicy(Policy):
         return self._check_texts(checks, observation)
 
     def _check_texts(self, checks: Checks, observation: Observation) -> Decision | None:
-        seen = squash(observation.text())
-        missing = [text for text in checks.texts if squash(text) not in seen]
+        lines = [squash(line) for line in observation.text().splitlines()]
+        missing = [text for text in checks.texts if not any(squash(text) in line for line in lines)]
         shown = ", ".join(f'"{t}"' for t in checks.texts)
         if missing:
             return self._look_again(observation, f'expected "{missing[0]}" on the window, it is not there',
