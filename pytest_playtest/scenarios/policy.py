@@ -257,37 +257,38 @@ class ScenarioPolicy(Policy):
         delegate = self.delegate
         assert delegate is not None
         if delegate.used >= delegate.budget:
-            self._delegate_done(None, observation)
-            return None
+            return self._delegate_done(None, observation)
         decision = delegate.policy.decide(observation)
         if decision.action.kind == "finish":
             self.pending_tokens += decision.tokens
-            self._delegate_done(decision.action, observation)
-            return None
+            return self._delegate_done(decision.action, observation)
         delegate.used += 1
         decision.caption = self._caption(f"tester: {decision.action.label()}")
         return decision
 
-    def _delegate_done(self, finish: Action | None, observation: Observation) -> None:
-        """The tester finished (``finish``) or ran out of actions (None)."""
+    def _delegate_done(self, finish: Action | None, observation: Observation) -> Decision | None:
+        """The tester finished (``finish``) or ran out of actions (None); a verdict on the case is marked on a
+        step of its own (``wait 0s``), as a text check is."""
         delegate = self.delegate
         assert delegate is not None
         delegate.policy.close()
         self.delegate = None
         where, number = self._where(), self.case.number
-        last_step = observation.step - 1 if observation.step > 1 else None
-        if finish is not None and finish.verdict == "fail":
+        if finish is None and delegate.purpose == "step":
+            self.notes.append(f"case {number}, {where}: the tester used its {delegate.budget} actions without "
+                              "saying it was done; the case goes on")
+        if finish is None or (finish.verdict == "pass" and delegate.purpose == "step"):
+            if delegate.purpose == "step":
+                self._next_step()
+            else:
+                self._end_case("error", f"{where}: the tester gave no verdict within {delegate.budget} actions")
+            return None
+        if finish.verdict == "fail":
             reason = f"{where}: {finish.reason or 'the tester judged it wrong'}"
-            self._end_case("fail", reason, Finding("judge", f"case {number}, {reason}", step=last_step))
-        elif delegate.purpose == "step":
-            if finish is None:
-                self.notes.append(f"case {number}, {where}: the tester used its {delegate.budget} actions "
-                                  "without saying it was done; the case goes on")
-            self._next_step()
-        elif finish is None:
-            self._end_case("error", f"{where}: the tester gave no verdict within {delegate.budget} actions")
-        else:
-            self._end_case("pass", finish.reason)
+            self._end_case("fail", reason, Finding("judge", f"case {number}, {reason}", step=observation.step))
+            return Decision(Action.wait(0), note=reason, caption=f"c{number} ✕ judged by the tester")
+        self._end_case("pass", finish.reason)
+        return Decision(Action.wait(0), note=finish.reason, caption=f"c{number} ✓ judged by the tester")
 
 
 def _find_label(observation: Observation, label: str, *, field: bool) -> tuple[int, int] | None:
