@@ -1,5 +1,8 @@
 """Scenario steps and expectations outside the grammar, given to the LLM tester (the loopback endpoint, a real
-Tk app on Xvfb, real OCR); without a model those cases are skipped with reasons (runs under the GUI lock)."""
+Tk app on Xvfb, real OCR); without a model those cases are skipped with reasons (runs under the GUI lock).
+
+The inner sessions run in a subprocess, which reaches the loopback endpoint of this one.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +10,11 @@ import json
 import re
 from pathlib import Path
 
-import mss  # noqa: F401
 import pytest
-import Xlib.display  # noqa: F401
-import Xlib.ext.res  # noqa: F401
-import Xlib.protocol.event  # noqa: F401
 from openai_server import OpenAIServer, tool
 
 from tests.conftest import APPS
 
-# pytester's in-process sessions unload what they import: the X client loaded here first stays loaded
 SCENARIO = """---
 app: apps/notes.py
 timeout: 40
@@ -55,7 +53,7 @@ def project(pytester: pytest.Pytester) -> Path:
 def test_the_model_performs_a_free_form_step_and_judges_free_form_expectations(
         pytester: pytest.Pytester, project: Path, openai_server: OpenAIServer) -> None:
     openai_server.default = scripted_tester
-    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--playtest-record",
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-record",
                                 "--playtest-model", "tester-model", "--playtest-base-url", openai_server.url)
 
     result.assert_outcomes(failed=1)
@@ -82,7 +80,7 @@ def test_the_model_performs_a_free_form_step_and_judges_free_form_expectations(
 
 
 def test_without_a_model_those_cases_are_skipped_with_reasons(pytester: pytest.Pytester, project: Path) -> None:
-    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "-rs")
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs")
 
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines([

@@ -1,4 +1,8 @@
-"""Scenario files played for real: the notes app on Xvfb, real clicks and keys, real OCR (runs under the GUI lock)."""
+"""Scenario files played for real: the notes app on Xvfb, real clicks and keys, real OCR (runs under the GUI lock).
+
+The inner sessions run in a subprocess: an in-process one would unload the X client and OCR modules it loaded
+and leave the later tests of this process with stale copies.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,9 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import mss  # noqa: F401
 import pytest
-import Xlib.display  # noqa: F401
-import Xlib.ext.res  # noqa: F401
-import Xlib.protocol.event  # noqa: F401
 
 from tests.conftest import APPS, REPO
-
-# pytester's in-process sessions unload what they import: the X client loaded here first stays loaded, so a
-# second session's connection does not meet the first one's (unloaded) exception classes
 
 FIXTURE = REPO / "fixtures" / "scenarios" / "TestCases_Notes.md"
 
@@ -29,7 +26,7 @@ def notes_project(pytester: pytest.Pytester) -> Path:
 
 def test_the_fsd_bench_fixture_plays_with_per_case_outcomes_and_fc(pytester: pytest.Pytester,
                                                                    notes_project: Path) -> None:
-    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "-rs",
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs",
                                 "--playtest-scenario-apps", "TestCases_Notes.md=apps/notes.py",
                                 "--junitxml", "junit.xml", "--playtest-results", "results.json")
 
@@ -69,7 +66,7 @@ def test_the_fsd_bench_fixture_plays_with_per_case_outcomes_and_fc(pytester: pyt
 
 def test_grammar_steps_change_the_app_as_they_say(pytester: pytest.Pytester, notes_project: Path) -> None:
     """The trajectory shows what each grammar step did to the window, read back from the recorded run."""
-    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--playtest-record",
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-record",
                                 "--playtest-scenario-apps", "TestCases_Notes.md=apps/notes.py", "-k",
                                 "Saving or level")
     result.assert_outcomes(passed=2)
