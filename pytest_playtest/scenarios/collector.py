@@ -10,6 +10,7 @@ controller counts them the same with and without xdist.
 from __future__ import annotations
 
 import fnmatch
+import re
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,9 +94,10 @@ class ScenarioFileNode(pytest.File):
         try:
             scenario_spec(scenario, Settings.from_config(self.config), where=str(self.path))
         except SpecError as exc:
-            key = next((k for k in FRONT_MATTER_KEYS if f"argument {k}=" in str(exc)), None)
-            line = _front_matter_line(self.path, key) if key else 1
             message = str(exc).split(": ", 1)[-1]
+            named = [(match.start(), key) for key in FRONT_MATTER_KEYS
+                     if (match := re.search(rf"\b{key}\b", message))]
+            line = _front_matter_line(self.path, min(named)[1]) if named else 1  # the key the message names first
             scenario.problems.append(ScenarioError(self.path, line, f"front matter: {message}"))
 
 

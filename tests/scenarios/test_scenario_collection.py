@@ -62,6 +62,16 @@ def test_each_functionality_is_an_item_and_a_malformed_one_fails_naming_its_line
     ])
 
 
+def test_a_front_matter_key_the_run_does_not_know_is_named_with_its_line(pytester: pytest.Pytester) -> None:
+    pytester.path.joinpath("toy.py").write_text("print('x')\n")
+    pytester.path.joinpath("a.playtest.md").write_text(
+        "---\napp: toy.py\ntimeout: -1\n---\n#### Functionalities 1. X\n- **Step**: a **Expectation**: b\n")
+
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*a.playtest.md:3: front matter: playtest argument timeout=-1: must be positive"])
+
+
 def test_fsd_bench_files_take_their_app_from_the_mapping(pytester: pytest.Pytester) -> None:
     pytester.mkdir("apps").joinpath("notes.py").write_text("print('x')\n")
     body = "### Black Box Unit Test Cases\n\n#### Functionalities 1. One\n- **Step**: a\n  **Expectation**: b\n"
