@@ -187,7 +187,7 @@ class Playthrough:
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, launch=len(self.launcher.apps))
-        retry = None if self.policy.scripted else self.oracles.retry_target(key)
+        retry = None if getattr(self.policy, "scripted", False) else self.oracles.retry_target(key)
         decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
         self.tokens += decision.tokens
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
