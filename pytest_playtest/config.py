@@ -25,6 +25,7 @@ DEFAULT_OUTPUT = "playtest-results"
 #: Plugin names under which the benchmark collector and the report hooks are registered.
 BENCHMARK_PLUGIN = "playtest-benchmark"
 REPORT_PLUGIN = "playtest-report"
+SCENARIO_PLUGIN = "playtest-scenarios"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-repair",
            "benchmark: repair rounds a sample that fails a stage gets (asks --playtest-model for new code)", "0"),
     Option("--playtest-prompts", "a folder whose files replace the packaged prompts (tester and repair)", None),
+    Option("--playtest-scenario-apps",
+           "the app of each scenario file without front matter: PATTERN=APP entries (a glob of the file's name "
+           "or path, a .py path or command line from the rootdir), one per line or ;-separated", None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------

@@ -10,19 +10,32 @@ worker, never the controller).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from . import hookspecs
-from .config import BENCHMARK_PLUGIN, OPTIONS, REPORT_PLUGIN, RUNTIME_KEY, SKIP_REASON, Settings, enabled
+from .config import (
+    BENCHMARK_PLUGIN,
+    OPTIONS,
+    REPORT_PLUGIN,
+    RUNTIME_KEY,
+    SCENARIO_PLUGIN,
+    SKIP_REASON,
+    Settings,
+    enabled,
+)
 
 if TYPE_CHECKING:
     from .fixture import Playtest
 
 #: The file name of a benchmark suite (the benchmark package is imported when one is collected).
 SUITE_FILE = "tasks.jsonl"
+#: Scenario files: ours, and FSD-Bench's test case files (the scenarios package is imported with --playtest).
+SCENARIO_SUFFIX = ".playtest.md"
+FSD_BENCH_PATTERN = "TestCases_*.md"
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -64,6 +77,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
         config.pluginmanager.register(BenchmarkPlugin(config), BENCHMARK_PLUGIN)
+        from .scenarios.collector import ScenarioPlugin
+
+        config.pluginmanager.register(ScenarioPlugin(config), SCENARIO_PLUGIN)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -73,8 +89,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.name != SUITE_FILE or not enabled(parent.config):
+    name = file_path.name
+    scenario = name.endswith(SCENARIO_SUFFIX) or fnmatch(name, FSD_BENCH_PATTERN)
+    if not (name == SUITE_FILE or scenario) or not enabled(parent.config):
         return None
+    if scenario:
+        from .scenarios.collector import ScenarioFileNode
+
+        return ScenarioFileNode.from_parent(parent, path=file_path)
     from .benchmark.collector import SuiteFile
 
     return SuiteFile.from_parent(parent, path=file_path)

@@ -41,6 +41,8 @@ class Step:
     new_lines: int | None = None
     #: which launch of the app the step acted on (1, then 2... after the app exited normally and was relaunched)
     launch: int = 1
+    #: what the step was for in the words of the test (a scenario's step or expectation); "" when it has none
+    caption: str = ""
 
     @property
     def effect(self) -> str:

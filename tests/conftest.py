@@ -14,6 +14,7 @@ import pytest
 import pytest_playtest.benchmark.collector  # noqa: F401
 import pytest_playtest.fixture  # noqa: F401
 import pytest_playtest.report.hooks  # noqa: F401
+import pytest_playtest.scenarios.collector  # noqa: F401
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 

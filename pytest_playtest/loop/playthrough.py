@@ -187,12 +187,12 @@ class Playthrough:
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, launch=len(self.launcher.apps))
-        retry = self.oracles.retry_target(key)
+        retry = None if getattr(self.policy, "scripted", False) else self.oracles.retry_target(key)
         decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
         self.tokens += decision.tokens
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
                     started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
-                    launch=observation.launch)
+                    launch=observation.launch, caption=decision.caption)
         self.steps.append(step)
         return step
 
@@ -238,7 +238,8 @@ class Playthrough:
             self.frames.close()
         if self.reader:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
-        findings = [*self.oracles.findings, *self.judged, *(self.controls.findings() if self.controls else [])]
+        findings = [*self.oracles.findings, *self.judged, *(self.controls.findings() if self.controls else []),
+                    *(getattr(self.policy, "findings", []) if self.policy is not None else [])]
         exit_code = self.app.poll()
         if error is None:
             final_text = _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""

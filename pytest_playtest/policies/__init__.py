@@ -15,6 +15,8 @@ BUILTIN: dict[str, str] = {
     "random": "pytest_playtest.policies.random:RandomPolicy",
     "llm": "pytest_playtest.policies.llm:LLMPolicy",
     "replay": "pytest_playtest.policies.replay:ReplayPolicy",
+    # plays the cases of a scenario file; the scenario runner chooses it (it needs a CasePlan in options)
+    "scenario": "pytest_playtest.scenarios.policy:ScenarioPolicy",
 }
 
 __all__ = ["BUILTIN", "Decision", "Observation", "Policy", "PolicyContext", "PolicyError", "make_policy"]

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..expect import Expectation
     from ..trajectory import Step
+    from ..verdict import Finding
     from ..vision import TextBox, Vision, Widget
     from .vocabulary import Vocabulary
 
@@ -85,6 +86,8 @@ class Decision:
     action: Action
     tokens: int = 0
     note: str = ""
+    #: what the step is for, in the words of the test (a scenario's step), shown on its storyboard tile
+    caption: str = ""
 
 
 class Policy:
@@ -96,10 +99,15 @@ class Policy:
     judges_goal = False
     #: remarks for the verdict (e.g. where a replay diverged from its recording)
     notes: list[str]
+    #: faults the policy itself found (a scenario's expectations that did not hold); they join the verdict
+    findings: list[Finding]
+    #: the policy's inputs are a script (a scenario's steps): the loop inserts no inputs of its own between them
+    scripted = False
 
     def __init__(self, context: PolicyContext) -> None:
         self.context = context
         self.notes = []
+        self.findings = []
 
     def decide(self, observation: Observation) -> Decision:
         raise NotImplementedError

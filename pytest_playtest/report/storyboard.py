@@ -275,7 +275,7 @@ def _draw_tile(
     font = get_font(13)
     text_x, text_y = inner[0] + 6, inner[1] + grid.image_height + 4
     room = grid.image_width - 12
-    first_line = f"step {step.index} · {step.action.label()}" if step else "start (no steps taken)"
+    first_line = f"step {step.index} · {step.caption or step.action.label()}" if step else "start (no steps taken)"
     draw.text((text_x, text_y), fit_text(draw, first_line, font, room), fill=TEXT, font=font)
     if step is not None:
         second_line = ("✕ " + ", ".join(dict.fromkeys(finding_kinds))) if finding_kinds else step.effect

@@ -1,0 +1,84 @@
+"""What a scenario file holds: its front matter, its Functionalities, their test cases; and a case's outcome.
+
+Data only (no pytest, no numpy): the parser makes these, the policy performs them, the collector reports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+#: How one test case ended. ``skip``: it could not be performed or checked offline (the reason names the
+#: step or expectation); ``error``: the harness or the scenario's own input failed, never the app.
+CaseStatus = Literal["pass", "fail", "skip", "error"]
+CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario file or case; the message names the file and line."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.problem = path, line, message
+
+
+@dataclass(frozen=True)
+class StepText:
+    """One ``**Step**`` of a case, as written, and the line it starts on."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Case:
+    """One test case: its steps, in order, then the Expectation checked after the last of them."""
+
+    number: int
+    steps: tuple[StepText, ...]
+    expectation: str
+    line: int
+
+    def describe(self) -> str:
+        first = self.steps[0].text if self.steps else self.expectation
+        return f"case {self.number} (line {self.line}): {first}"
+
+
+@dataclass(frozen=True)
+class Functionality:
+    """``#### Functionalities N. <title>``: one pytest item; ``problem`` is set when it is malformed."""
+
+    name: str
+    line: int
+    cases: tuple[Case, ...] = ()
+    problem: ScenarioError | None = None
+
+
+@dataclass
+class ScenarioFile:
+    """A parsed scenario file: the run arguments from its front matter (or the app mapping) and its items.
+
+    ``problems`` are file-level faults (bad front matter, a Step outside any Functionality): each becomes
+    one failing item, and the Functionalities that parsed still run.
+    """
+
+    path: Path
+    arguments: dict[str, Any] = field(default_factory=dict)
+    #: the policy that performs steps outside the grammar and judges free-form expectations
+    tester: str = "llm"
+    functionalities: list[Functionality] = field(default_factory=list)
+    problems: list[ScenarioError] = field(default_factory=list)
+
+
+@dataclass
+class CaseOutcome:
+    """How one case ended, and why (the reason names the step or the expectation)."""
+
+    case: Case
+    status: CaseStatus
+    reason: str = ""
+
+    def describe(self) -> str:
+        text = f"case {self.case.number}: {self.status}"
+        return f"{text}: {self.reason}" if self.reason else text

@@ -1,0 +1,187 @@
+"""Reading scenario files: an optional front matter block, then FSD-Bench's Step/Expectation Markdown.
+
+The body is FSD-Bench's test case format as published (``codeagent-rl/RTADev``, ``FSD-bench/testcase/``)::
+
+    ### Black Box Unit Test Cases
+
+    #### Functionalities 1. Saving a note
+    - **Step**: Type "milk" into "Title".
+    - **Step**: Click the "Save" button.
+      **Expectation**: The list shows "milk".
+
+Both ``Functionality`` and ``Functionalities`` headings occur there; a case is the steps before an Expectation
+(FSD-Bench counts its cases by their Expectations); an Expectation may follow its step on the same line, on
+the next line, or as a list item of its own; a line that is none of these continues the item above it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .model import Case, Functionality, ScenarioError, ScenarioFile, StepText
+
+#: The front matter keys: the playtest arguments a scenario may set, and ``policy`` (its tester).
+FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox")
+FENCE = "---"
+
+_HEADING = re.compile(r"^#{1,6}\s")
+_FUNCTIONALITY = re.compile(r"^#{1,6}\s*(Functionalit(?:y|ies)\s+\d+\b.*?)\s*$", re.I)
+_MARKER = r"\*\*\s*{word}\s*:?\s*\*\*\s*:?"
+_STEP = re.compile(r"^\s*(?:[-*+]\s+)?" + _MARKER.format(word="steps?") + r"\s*(.*)$", re.I)
+_EXPECTATION = re.compile(_MARKER.format(word=r"expect(?:ation|ations|ed(?:\s+result)?)"), re.I)
+_EXPECTATION_LINE = re.compile(r"^\s*(?:[-*+]\s+)?" + _EXPECTATION.pattern + r"\s*(.*)$", re.I)
+
+
+def parse_file(path: Path, *, default_app: Any = None) -> ScenarioFile:
+    """Read a scenario file. ``default_app`` is the app the ini/CLI mapping gives it (used without ``app:``).
+
+    Never raises for a malformed file: every fault is in ``problems`` or on its Functionality.
+    """
+    scenario = ScenarioFile(path=path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        scenario.problems.append(ScenarioError(path, 1, f"cannot read the file: {exc}"))
+        return scenario
+    body_start = _front_matter(scenario, lines)
+    if "app" not in scenario.arguments:
+        if default_app is not None:
+            scenario.arguments["app"] = default_app
+        elif not scenario.problems:
+            scenario.problems.append(ScenarioError(path, 1, "no app to test: give it in a front matter block "
+                                                            "(---, app: main.py, ---) or map the file to its app "
+                                                            "with --playtest-scenario-apps"))
+    _Body(scenario).read(lines, body_start)
+    if not scenario.functionalities and not scenario.problems:
+        scenario.problems.append(ScenarioError(path, 1, 'no "#### Functionalities N. <title>" section'))
+    return scenario
+
+
+def _front_matter(scenario: ScenarioFile, lines: list[str]) -> int:
+    """Read the ``---`` block at the top into the scenario's arguments; the index of the body's first line."""
+    path = scenario.path
+    if not lines or lines[0].strip() != FENCE:
+        return 0
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == FENCE), None)
+    if end is None:
+        scenario.problems.append(ScenarioError(path, 1, "the front matter block is not closed with ---"))
+        return len(lines)
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end])) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = 2 + (mark.line if mark is not None else 0)
+        scenario.problems.append(ScenarioError(path, line, f"front matter is not valid YAML: "
+                                                           f"{getattr(exc, 'problem', None) or exc}"))
+        return end + 1
+    if not isinstance(data, dict):
+        scenario.problems.append(ScenarioError(path, 2, f"front matter must be key: value lines, got {data!r}"))
+        return end + 1
+    for key, value in data.items():
+        line = 1 + next((i for i in range(1, end) if lines[i].lstrip().startswith(f"{key}:")), 1)
+        if key not in FRONT_MATTER_KEYS:
+            scenario.problems.append(ScenarioError(path, line, f"unknown front matter key {key!r}; known: "
+                                                               f"{', '.join(FRONT_MATTER_KEYS)}"))
+        elif key == "policy":
+            if not isinstance(value, str) or not value.strip():
+                scenario.problems.append(ScenarioError(path, line, f"policy must be a policy name, got {value!r}"))
+            else:
+                scenario.tester = value.strip()
+        else:
+            scenario.arguments[key] = value
+    return end + 1
+
+
+class _Body:
+    """The Markdown body, line by line: headings open Functionalities, Steps gather until an Expectation."""
+
+    def __init__(self, scenario: ScenarioFile) -> None:
+        self.scenario = scenario
+        self.heading: tuple[str, int] | None = None
+        self.cases: list[Case] = []
+        self.steps: list[StepText] = []
+        self.problem: ScenarioError | None = None
+        #: the item a continuation line extends: "step", "expectation" or None
+        self.open: str | None = None
+        self.expectation: tuple[str, int] | None = None
+        self.names: set[str] = set()
+        self.stray = False
+
+    def read(self, lines: list[str], start: int) -> None:
+        for index in range(start, len(lines)):
+            self.line(lines[index], index + 1)
+        self.close_functionality()
+
+    def line(self, text: str, number: int) -> None:
+        functionality = _FUNCTIONALITY.match(text)
+        if functionality or _HEADING.match(text):
+            self.close_functionality()
+            if functionality:
+                self.heading, self.stray = (" ".join(functionality.group(1).split()), number), False
+            return
+        step = _STEP.match(text)
+        expectation = _EXPECTATION_LINE.match(text)
+        if step:
+            self.add_step(step.group(1), number)
+        elif expectation:
+            self.add_expectation(expectation.group(1), number)
+        elif not text.strip():
+            return
+        elif self.open == "step" and self.steps:
+            last = self.steps[-1]
+            self.steps[-1] = StepText(f"{last.text} {text.strip()}", last.line)
+        elif self.open == "expectation" and self.cases:
+            last_case = self.cases[-1]
+            self.cases[-1] = Case(last_case.number, last_case.steps, f"{last_case.expectation} {text.strip()}",
+                                  last_case.line)
+
+    def add_step(self, rest: str, number: int) -> None:
+        if self.heading is None:
+            self.file_problem(number, 'a Step outside any "#### Functionalities N. <title>" section')
+            return
+        inline = _EXPECTATION.search(rest)
+        text = rest[:inline.start()] if inline else rest
+        if not text.strip():
+            self.case_problem(number, "a Step without text")
+        self.steps.append(StepText(text.strip(), number))
+        self.open = "step"
+        if inline:
+            self.add_expectation(rest[inline.end():], number)
+
+    def add_expectation(self, text: str, number: int) -> None:
+        if self.heading is None:
+            self.file_problem(number, 'an Expectation outside any "#### Functionalities N. <title>" section')
+            return
+        if not text.strip():
+            self.case_problem(number, "an Expectation without text")
+        first_line = self.steps[0].line if self.steps else number
+        self.cases.append(Case(len(self.cases) + 1, tuple(self.steps), text.strip(), first_line))
+        self.steps = []
+        self.open = "expectation"
+
+    def close_functionality(self) -> None:
+        if self.heading is not None:
+            name, line = self.heading
+            if self.steps:
+                self.case_problem(self.steps[0].line, f"{len(self.steps)} Step(s) without an Expectation after them")
+            if not self.cases and self.problem is None:
+                self.case_problem(line, "no test case (a **Step** and its **Expectation**) under this heading")
+            if name in self.names:
+                name = f"{name} (line {line})"
+            self.names.add(name)
+            self.scenario.functionalities.append(Functionality(name, line, tuple(self.cases), self.problem))
+        self.heading, self.cases, self.steps, self.problem, self.open = None, [], [], None, None
+
+    def case_problem(self, number: int, message: str) -> None:
+        if self.problem is None:  # the first fault is the one to fix
+            self.problem = ScenarioError(self.scenario.path, number, message)
+
+    def file_problem(self, number: int, message: str) -> None:
+        """A Step or Expectation outside any Functionality: the first of a stretch of them is the fault."""
+        if not self.stray:
+            self.scenario.problems.append(ScenarioError(self.scenario.path, number, message))
+        self.stray = True

@@ -1,0 +1,94 @@
+"""One Functionality, played: its run arguments checked, one run of the app through the pipeline, its cases'
+outcomes settled with what the generic oracles saw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..loop.spec import Defaults, RunResult, RunSpec
+from ..verdict import Finding, Verdict
+from .model import CaseOutcome, CaseStatus, Functionality, ScenarioFile
+from .policy import CasePlan
+
+if TYPE_CHECKING:
+    from ..pipeline import Runtime
+
+#: The scenario policy's own finding kinds; every other kind comes from the generic oracles.
+POLICY_KINDS = frozenset({"expectation", "judge"})
+#: Steps a run may take per case (grammar actions, looks while a text appears, the tester's actions).
+STEPS_PER_CASE = 60
+
+
+@dataclass
+class FunctionalityResult:
+    verdict: Verdict
+    outcomes: list[CaseOutcome]
+
+
+def scenario_spec(scenario: ScenarioFile, defaults: Defaults, *, where: str, plan: CasePlan | None = None) -> RunSpec:
+    """The run of one Functionality: the front matter's arguments over the session defaults.
+
+    Raises ``loop.spec.SpecError`` for a bad argument (the collector reports it as a malformed file).
+    """
+    arguments = dict(scenario.arguments)
+    app = arguments.get("app")
+    if isinstance(app, str) and app.endswith(".py") and not Path(app).is_absolute():
+        arguments["app"] = str((scenario.path.parent / app).resolve())
+    cases = len(plan.cases) if plan else 1
+    arguments.update(policy="scenario", strategy=arguments.get("strategy", "goal"),
+                     max_steps=STEPS_PER_CASE * max(cases, 1), options={"scenario": plan} if plan else {})
+    return RunSpec.from_kwargs(arguments, defaults=defaults, where=where)
+
+
+def play_functionality(runtime: Runtime, scenario: ScenarioFile, functionality: Functionality, *, artifacts: Path,
+                       where: str, config: Any = None) -> FunctionalityResult:
+    """Run the app once and perform the Functionality's cases in order; never raises for the app's faults."""
+    plan = CasePlan(functionality.cases, tester=scenario.tester)
+    spec = scenario_spec(scenario, runtime.settings, where=where, plan=plan)
+    result = runtime.play(spec, artifacts=artifacts, default_cwd=scenario.path.parent, config=config)
+    return FunctionalityResult(result.verdict, settle(plan, result))
+
+
+def settle(plan: CasePlan, result: RunResult) -> list[CaseOutcome]:
+    """Every case's outcome: as the policy left it, failed by the oracles' findings on its steps, and the
+    cases the run never reached as not performed."""
+    verdict = result.verdict
+    outcomes = {outcome.case.number: outcome for outcome in plan.outcomes}
+    for finding in verdict.findings:
+        if finding.kind in POLICY_KINDS:
+            continue
+        number = _case_of(plan, finding)
+        outcome = outcomes.get(number) if number is not None else None
+        if outcome is not None and outcome.status in ("pass", "skip"):
+            outcome.status, outcome.reason = "fail", _describe(finding)
+    ended = _why_ended(verdict)
+    for case in plan.cases:
+        if case.number not in outcomes:
+            status: CaseStatus = "error" if verdict.status == "error" else "fail"
+            outcomes[case.number] = CaseOutcome(case, status, f"not performed: {ended}")
+    return [outcomes[case.number] for case in plan.cases]
+
+
+def _case_of(plan: CasePlan, finding: Finding) -> int | None:
+    """The case a finding's step belonged to; a finding without a step (end of run) belongs to the last."""
+    if finding.step is not None:
+        owners = [case for step, case in plan.step_cases.items() if step <= finding.step]
+        if owners:
+            return owners[-1]
+    return plan.outcomes[-1].case.number if finding.step is None and plan.outcomes else None
+
+
+def _describe(finding: Finding) -> str:
+    where = f"step {finding.step}" if finding.step is not None else "the end of the run"
+    return f"[{finding.kind}] at {where}: {finding.message}"
+
+
+def _why_ended(verdict: Verdict) -> str:
+    if verdict.status == "error":
+        return f"harness error: {verdict.error}"
+    oracle = [f for f in verdict.findings if f.kind not in POLICY_KINDS]
+    if oracle:
+        return "the run ended after " + _describe(oracle[0])
+    return f"the run's bounds ran out after {verdict.steps} step(s) / {verdict.duration:.0f}s"
