@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
+from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
 from .splice import SpliceError, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
@@ -349,7 +350,11 @@ class StageItem(pytest.Item):
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
-        app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo)
+        try:
+            box = sample_sandbox(runtime.settings, repo, runtime.display().env().get("DISPLAY"))
+        except (SandboxError, ValueError) as exc:
+            raise StageFailed(f"cannot box the app: {exc}") from None
+        app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo, sandbox=box)
         try:
             app.start()
             shown = app.wait_for_window(timeout=EXEC_WINDOW_TIMEOUT)
@@ -371,15 +376,25 @@ class StageItem(pytest.Item):
             app.terminate()
 
     def _pass(self, plugin: BenchmarkPlugin) -> None:
+        from ..runtime.app import scrubbed_environment
+
         repo = self._repo(plugin)
         argv = resolve_argv(self.task.unit_tests, sys.executable)
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        box = None
         try:
-            done = subprocess.run(argv, cwd=repo, capture_output=True, text=True, timeout=UNIT_TEST_TIMEOUT,
-                                  stdin=subprocess.DEVNULL)
+            if runtime is not None:
+                box = sample_sandbox(runtime.settings, repo)
+            command, env = boxed(argv, scrubbed_environment({}), box)
+            done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True,
+                                  timeout=UNIT_TEST_TIMEOUT, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise StageFailed(f"unit tests {argv} did not finish within {UNIT_TEST_TIMEOUT:g}s") from None
-        except OSError as exc:
+        except (OSError, SandboxError, ValueError) as exc:
             raise StageFailed(f"cannot run unit tests {argv}: {exc}") from None
+        finally:
+            if box is not None:
+                box.close()
         if done.returncode != 0:
             raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
 
@@ -397,7 +412,7 @@ class StageItem(pytest.Item):
         spec = RunSpec.from_kwargs(
             {"app": resolve_argv(self.task.run, sys.executable), "strategy": playtest.strategy,
              "goal": playtest.goal, "expect": playtest.expect, "max_steps": playtest.max_steps,
-             "timeout": playtest.timeout, "cwd": str(repo)},
+             "timeout": playtest.timeout, "cwd": str(repo), "sandbox": sample_mode(settings)},
             defaults=settings, where=f"{self.task.path}:{self.task.line}",
         )
         artifacts = artifacts_dir(settings.output, self.nodeid)

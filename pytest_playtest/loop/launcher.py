@@ -12,6 +12,7 @@ from pathlib import Path
 from ..runtime.app import App, AppError
 from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
 from ..runtime.display import Display
+from ..runtime.sandbox import Sandbox, SandboxError, resolve
 from ..verdict import CoverageReport
 from .spec import RunSpec
 
@@ -45,12 +46,24 @@ class Launcher:
         if self._coverage_dir is not None:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)
             setup = CoverageSetup(data_file=data_file)
-        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup)
+        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup,
+                  sandbox=self._sandbox())
         self.apps.append(app)
         app.start()
         if app.coverage_refused and not self.notes:
             self.notes.append(f"coverage not measured: {app.coverage_refused}")
         return app
+
+    def _sandbox(self) -> Sandbox | None:
+        """A new box for a launch, as the spec asks (None: none); no sandbox where one is required is an AppError."""
+        try:
+            policy = resolve(self.spec.sandbox)
+        except SandboxError as exc:
+            raise AppError(str(exc)) from None
+        if policy is None:
+            return None
+        writable = [self._coverage_dir] if self._coverage_dir is not None else []
+        return Sandbox(policy, workdir=self.cwd, display=self.display.env().get("DISPLAY"), writable=writable)
 
     def outputs(self) -> tuple[str, str]:
         """stdout and stderr of every launch, each launch after the first headed by a marker line."""
@@ -65,6 +78,10 @@ class Launcher:
         """Terminate every launch; the combined coverage of all of them (None when not measured)."""
         for app in self.apps:
             app.terminate()
+        boxed = [app.sandbox for app in self.apps if app.sandbox is not None]
+        if boxed:
+            self.notes.append(boxed[-1].summary())
+            self.notes.extend(dict.fromkeys(note for box in boxed for note in box.notes))
         covered = [app for app in self.apps if app.covered]
         if not covered:
             return None
