@@ -138,6 +138,7 @@ def test_hostile_app_harms_nothing_and_leaves_nothing_in_the_sandbox(
     result.assert_outcomes(passed=1)
     verdict = json.loads(report.read_text())
     said = Path(verdict["artifacts"], STDOUT_FILE).read_text()
+    print(said)  # what it tried, shown with -s
     server = hostile_setup["server"]
     assert isinstance(server, _Server)
     # it tried everything, and what it says about each attempt shows the box held
