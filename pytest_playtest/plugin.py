@@ -60,6 +60,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from .pipeline import Runtime
         from .report.hooks import ReportPlugin
 
+        if hasattr(config, "workerinput"):  # an xdist worker: it must not outlive a killed controller
+            from .runtime.lifeline import end_with_parent
+
+            end_with_parent()
         config.stash[RUNTIME_KEY] = Runtime(Settings.from_config(config))
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports

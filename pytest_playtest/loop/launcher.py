@@ -12,12 +12,25 @@ from pathlib import Path
 from ..runtime.app import App, AppError
 from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
 from ..runtime.display import Display
-from ..runtime.sandbox import Sandbox, SandboxError, resolve
+from ..runtime.sandbox import Sandbox, SandboxError, SandboxPolicy, resolve
 from ..verdict import CoverageReport
 from .spec import RunSpec
 
 #: The coverage data of launch N of a run, in the run's artifacts folder (or a temporary one).
 COVERAGE_DATA = "coverage-{launch}.data"
+
+
+def make_sandbox(policy: SandboxPolicy, display: Display, *, cwd: Path | None,
+                 writable: list[Path] | None = None) -> Sandbox | None:
+    """A new box for one launch, as ``policy`` asks (None: none); no sandbox where one is required is an
+    AppError (the run's status is then "error")."""
+    try:
+        resolved = resolve(policy)
+    except SandboxError as exc:
+        raise AppError(str(exc)) from None
+    if resolved is None:
+        return None
+    return Sandbox(resolved, workdir=cwd, display=display.env().get("DISPLAY"), writable=writable or [])
 
 
 class Launcher:
@@ -55,15 +68,8 @@ class Launcher:
         return app
 
     def _sandbox(self) -> Sandbox | None:
-        """A new box for a launch, as the spec asks (None: none); no sandbox where one is required is an AppError."""
-        try:
-            policy = resolve(self.spec.sandbox)
-        except SandboxError as exc:
-            raise AppError(str(exc)) from None
-        if policy is None:
-            return None
         writable = [self._coverage_dir] if self._coverage_dir is not None else []
-        return Sandbox(policy, workdir=self.cwd, display=self.display.env().get("DISPLAY"), writable=writable)
+        return make_sandbox(self.spec.sandbox, self.display, cwd=self.cwd, writable=writable)
 
     def outputs(self) -> tuple[str, str]:
         """stdout and stderr of every launch, each launch after the first headed by a marker line."""

@@ -183,6 +183,7 @@ class PidsCgroup:
                 continue
             if root == Path("/sys/fs/cgroup") and "pids" not in _read(root / "cgroup.controllers").split():
                 continue
+            _sweep(root)
             path = root / name
             try:
                 path.mkdir()
@@ -211,6 +212,17 @@ class PidsCgroup:
     def remove(self) -> None:
         self.kill()
         _rmdir(self.path)
+
+
+def _sweep(root: Path) -> None:
+    """Remove the empty cgroups of test processes that were killed before they could remove their own."""
+    for stale in root.glob("playtest-*-*"):
+        owner = stale.name.split("-")[1]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists() and not _read(stale / "cgroup.procs").strip():
+            try:
+                stale.rmdir()
+            except OSError:
+                pass
 
 
 def _read(path: Path) -> str:
