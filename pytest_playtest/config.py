@@ -63,6 +63,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-sandbox-limits",
            "sandbox limits, e.g. address_space=4G,cpu_seconds=600,file_size=1G,open_files=1024,processes=128",
            None),
+    Option("--playtest-shard",
+           "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX), split by task",
+           None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------

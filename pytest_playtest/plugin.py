@@ -9,6 +9,7 @@ worker, never the controller).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,38 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     from .benchmark.collector import SuiteFile
 
     return SuiteFile.from_parent(parent, path=file_path)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A suite's task repositories are apps to evaluate, not tests of this session: ``pytest my-suite/``
+    collects the suite's ``tasks.jsonl`` and never the repositories' own test files."""
+    if not collection_path.is_dir():
+        return None
+    folder = collection_path.resolve()
+    for suite in folder.parents:
+        if folder in _task_repos(suite / SUITE_FILE):
+            return True
+        if suite == config.rootpath:
+            break
+    return None
+
+
+@functools.cache
+def _task_repos(suite_file: Path) -> frozenset[Path]:
+    """Every task's ``repo`` folder of a suite file (empty when there is no suite file there)."""
+    if not suite_file.is_file():
+        return frozenset()
+    import json
+
+    repos = set()
+    for line in suite_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            repo = json.loads(line).get("repo")
+        except (ValueError, AttributeError):
+            continue  # the collector reports bad lines
+        if isinstance(repo, str) and repo:
+            repos.add((suite_file.parent / repo).resolve())
+    return frozenset(repos)
 
 
 def _is_playtest(item: pytest.Item) -> bool:

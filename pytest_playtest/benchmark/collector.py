@@ -29,6 +29,7 @@ import pytest
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
 from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
+from .shard import Shard, ShardError
 from .splice import SpliceError, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
@@ -243,7 +244,10 @@ class SuiteFile(pytest.File):
             kind = "task" if path == self.path else "sample"
             yield LineErrorItem.from_parent(self, name=f"{kind}-line-{line}", problems=problems,
                                             where=f"{path.name}:{line}")
+        shard = _shard(self.config)
         for task in tasks:
+            if shard is not None and not shard.holds(suite, task.task_id):
+                continue
             for sample in samples.get(task.task_id, []):
                 yield SampleNode.from_parent(self, name=f"{task.task_id}[s{sample.index}]", task=task,
                                              sample=sample, suite=suite)
@@ -433,6 +437,14 @@ class StageItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.task.line - 1, f"{self.task.task_id}[s{self.sample.index}]::{self.stage}"
+
+
+def _shard(config: pytest.Config) -> Shard | None:
+    raw = setting(config, "playtest_shard")
+    try:
+        return Shard.parse(str(raw)) if raw else None
+    except ShardError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _mean(values: list[float]) -> float | None:
