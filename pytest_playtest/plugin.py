@@ -44,6 +44,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(ini: playtest_coverage)")
     parser.addini("playtest_coverage", "measure the code coverage of Python apps under test", type="bool",
                   default=False)
+    group.addoption("--playtest-resume", action="store_true", dest="playtest_resume", default=False,
+                    help="benchmark: go on from the run store beside --playtest-results, skipping stored stages")
     for option in OPTIONS:
         group.addoption(option.flag, dest=option.ini, default=None,
                         help=f"{option.help} (ini: {option.ini}; default: {option.default})")
@@ -69,6 +71,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
         config.pluginmanager.register(BenchmarkPlugin(config), BENCHMARK_PLUGIN)
+        from .benchmark.store import StorePlugin
+
+        config.pluginmanager.register(StorePlugin(config), "playtest-store")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -75,3 +75,21 @@ def test_a_bad_shard_is_a_usage_error(pytester: pytest.Pytester) -> None:
     assert "shard 3 of 2 does not exist" in result.stderr.str() + result.stdout.str()
 
 
+
+
+def test_a_run_cut_short_and_resumed_gives_the_uninterrupted_results(pytester: pytest.Pytester) -> None:
+    """The store of a whole run, cut after a few stages (as a kill leaves it, last line half written), resumed."""
+    from tests.benchmark.test_collector import _run, toy_suite  # noqa: F401 - the fixture's suite
+
+    suite = toy_suite.__wrapped__(pytester)  # type: ignore[attr-defined]
+    args = [str(suite / "tasks.jsonl"), "--playtest-samples", str(pytester.path / "samples.jsonl")]
+    _run(pytester, *args, "--playtest-results", "whole.json")
+    whole = json.loads((pytester.path / "whole.json").read_text())
+    store = pytester.path / "whole.store.jsonl"
+    lines = store.read_text().splitlines()
+    assert len(lines) == 3 * 3 * 3  # 3 samples x 3 stages x (setup, call, teardown); bad lines are not stages
+    (pytester.path / "part.store.jsonl").write_text("\n".join(lines[:10]) + "\n" + lines[10][:40])
+    resumed = _run(pytester, *args, "--playtest-results", "part.json", "--playtest-resume")
+    assert "deselected" in resumed.stdout.str()  # the stored stages did not run again
+    part = json.loads((pytester.path / "part.json").read_text())
+    assert part["metrics"] == whole["metrics"] and part["tasks"] == whole["tasks"]
