@@ -18,6 +18,8 @@ import pytest
 
 from ..config import BENCHMARK_PLUGIN, setting
 from .collector import PROPERTY
+from .metrics import write_results
+from .timing import format_timing, run_timing
 
 #: The store's name beside the results file: results.json → results.store.jsonl.
 STORE_SUFFIX = ".store.jsonl"
@@ -91,6 +93,8 @@ class StorePlugin:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._out = open(self.path, "a" if self.resume else "w", encoding="utf-8")  # noqa: SIM115 - open all run
         scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        self.stored = [data for data in self.stored
+                       if _stage_key(dict(data.get("user_properties", [])).get(PROPERTY)) in self.done]
         for data in self.stored:
             key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
             if key in self.done and scoring is not None:
@@ -102,8 +106,29 @@ class StorePlugin:
             return
         data = self.config.hook.pytest_report_to_serializable(config=self.config, report=report)
         data.pop("node", None)  # under xdist: the worker the report came from, not data
-        self._out.write(json.dumps(data, default=str) + "\n")
+        line = json.dumps(data, default=str)
+        self._out.write(line + "\n")
         self._out.flush()
+        self.stored.append(json.loads(line))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Add the run's timing (from the store's content) to the results, in the file and for the terminal."""
+        scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        results = getattr(scoring, "results", None)
+        if not self.controller or not isinstance(results, dict) or not self.stored:
+            return
+        results["timing"] = run_timing(self.stored, PROPERTY)
+        target = setting(self.config, "playtest_results")
+        if target and self.path is not None:
+            write_results(self.path.with_name(Path(target).name), results)
+
+    @pytest.hookimpl(trylast=True)  # under the metrics table
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        results = getattr(scoring, "results", None)
+        if isinstance(results, dict) and results.get("timing"):
+            terminalreporter.write_line(format_timing(results["timing"]))
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self._out is not None:

@@ -93,3 +93,7 @@ def test_a_run_cut_short_and_resumed_gives_the_uninterrupted_results(pytester: p
     assert "deselected" in resumed.stdout.str()  # the stored stages did not run again
     part = json.loads((pytester.path / "part.json").read_text())
     assert part["metrics"] == whole["metrics"] and part["tasks"] == whole["tasks"]
+    # the cost comes from the store too: the resumed run counts the stages it did not run again
+    assert part["timing"]["samples"] == whole["timing"]["samples"] == 3
+    assert whole["timing"]["sample_seconds"] > 0 and whole["timing"]["samples_per_hour"] > 0
+    assert "samples/hour; tester tokens 0" in resumed.stdout.str()
