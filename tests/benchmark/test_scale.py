@@ -97,3 +97,4 @@ def test_a_run_cut_short_and_resumed_gives_the_uninterrupted_results(pytester: p
     assert part["timing"]["samples"] == whole["timing"]["samples"] == 3
     assert whole["timing"]["sample_seconds"] > 0 and whole["timing"]["samples_per_hour"] > 0
     assert "samples/hour; tester tokens 0" in resumed.stdout.str()
+    print(*[line for line in resumed.stdout.lines if "samples/hour" in line])  # shown with -s
