@@ -64,6 +64,15 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-scenario-apps",
            "the app of each scenario file without front matter: PATTERN=APP entries (a glob of the file's name "
            "or path, a .py path or command line from the rootdir), one per line or ;-separated", None),
+    Option("--playtest-sandbox",
+           "run apps under test in a bubblewrap sandbox: auto, on or off (unset: auto for benchmark samples, "
+           "off for hand-written playtests)", None),
+    Option("--playtest-sandbox-limits",
+           "sandbox limits, e.g. address_space=4G,cpu_seconds=600,file_size=1G,open_files=1024,processes=128",
+           None),
+    Option("--playtest-shard",
+           "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX), split by task",
+           None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
@@ -123,6 +132,9 @@ class Settings:
     record: bool
     coverage: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the sandbox mode asked for (None: each kind of playtest uses its own default)
+    sandbox: str | None = None
+    sandbox_limits: str | None = None
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
@@ -144,6 +156,9 @@ class Settings:
             record=bool(setting(config, "playtest_record")),
             coverage=bool(setting(config, "playtest_coverage")),
             options=options,
+            sandbox=_checked(config, "playtest_sandbox", _sandbox_mode),
+            # checked where it is parsed (loop.spec), which names the option in the error
+            sandbox_limits=setting(config, "playtest_sandbox_limits") or None,
         )
 
 
@@ -171,3 +186,12 @@ def _screenshot_mode(raw: Any) -> ScreenshotMode:
         if raw == mode:
             return mode
     raise ValueError(f"must be one of {', '.join(SCREENSHOT_MODES)}, got {raw!r}")
+
+
+def _sandbox_mode(raw: Any) -> str | None:
+    if raw in (None, ""):
+        return None
+    if raw not in ("auto", "on", "off"):
+        raise ValueError(f"must be auto, on or off, got {raw!r}")
+    return str(raw)
+

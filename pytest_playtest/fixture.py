@@ -31,6 +31,7 @@ from .actions import Action
 from .config import HAND_RECORD_KEY, VERDICTS_KEY
 from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
 from .geometry import Box, parse_size
+from .loop.launcher import make_sandbox
 from .loop.spec import RunSpec
 from .report.artifacts import artifacts_dir
 from .report.storyboard import build_storyboard
@@ -93,8 +94,11 @@ class Playtest:
         env: Mapping[str, str] | None = None,
         size: str | tuple[int, int] | None = None,
         timeout: float = 15.0,
+        sandbox: Any = None,
     ) -> App:
         """Start the app (default: the marker's ``app``), wait for its window and first paint.
+
+        ``sandbox`` (default: the marker's, else the session's) boxes it as ``run(sandbox=...)`` does.
 
         If the app exits before showing a window, the returned App reports its exit code
         (``app.poll()``) and output; screenshots and input then raise.
@@ -107,7 +111,12 @@ class Playtest:
         if cwd is None and isinstance(target, str) and target.endswith(".py"):
             cwd = Path(target).parent
         display = self.runtime.display(parse_size(size) if size else None)
-        self.app = App(target, display, cwd=cwd or self.test_dir, env=env).start()
+        asked = sandbox if sandbox is not None else self.marker_kwargs.get("sandbox")
+        policy = RunSpec.from_kwargs({"app": target, "sandbox": asked}, defaults=self.runtime.settings,
+                                     where=self.item.nodeid).sandbox
+        workdir = Path(cwd or self.test_dir)
+        box = make_sandbox(policy, display, cwd=workdir)
+        self.app = App(target, display, cwd=workdir, env=env, sandbox=box).start()
         if self.app.wait_for_window(timeout=timeout):
             self._screen = Screen(display, self.app)
             self._executor = Executor(display, self.app)

@@ -9,6 +9,7 @@ worker, never the controller).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
@@ -56,6 +57,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(ini: playtest_coverage)")
     parser.addini("playtest_coverage", "measure the code coverage of Python apps under test", type="bool",
                   default=False)
+    group.addoption("--playtest-resume", action="store_true", dest="playtest_resume", default=False,
+                    help="benchmark: go on from the run store beside --playtest-results, skipping stored stages")
     for option in OPTIONS:
         group.addoption(option.flag, dest=option.ini, default=None,
                         help=f"{option.help} (ini: {option.ini}; default: {option.default})")
@@ -73,6 +76,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from .pipeline import Runtime
         from .report.hooks import ReportPlugin
 
+        if hasattr(config, "workerinput"):  # an xdist worker: it must not outlive a killed controller
+            from .runtime.lifeline import end_with_parent
+
+            end_with_parent()
         config.stash[RUNTIME_KEY] = Runtime(Settings.from_config(config))
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
@@ -80,6 +87,9 @@ def pytest_configure(config: pytest.Config) -> None:
         from .scenarios.collector import ScenarioPlugin
 
         config.pluginmanager.register(ScenarioPlugin(config), SCENARIO_PLUGIN)
+        from .benchmark.store import StorePlugin
+
+        config.pluginmanager.register(StorePlugin(config), "playtest-store")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -100,6 +110,38 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     from .benchmark.collector import SuiteFile
 
     return SuiteFile.from_parent(parent, path=file_path)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A suite's task repositories are apps to evaluate, not tests of this session: ``pytest my-suite/``
+    collects the suite's ``tasks.jsonl`` and never the repositories' own test files."""
+    if not collection_path.is_dir():
+        return None
+    folder = collection_path.resolve()
+    for suite in folder.parents:
+        if folder in _task_repos(suite / SUITE_FILE):
+            return True
+        if suite == config.rootpath:
+            break
+    return None
+
+
+@functools.cache
+def _task_repos(suite_file: Path) -> frozenset[Path]:
+    """Every task's ``repo`` folder of a suite file (empty when there is no suite file there)."""
+    if not suite_file.is_file():
+        return frozenset()
+    import json
+
+    repos = set()
+    for line in suite_file.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            repo = json.loads(line).get("repo")
+        except (ValueError, AttributeError):
+            continue  # the collector reports bad lines
+        if isinstance(repo, str) and repo:
+            repos.add((suite_file.parent / repo).resolve())
+    return frozenset(repos)
 
 
 def _is_playtest(item: pytest.Item) -> bool:

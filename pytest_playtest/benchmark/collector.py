@@ -28,7 +28,9 @@ import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
 from ..report.terminal import explain
+from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
+from .shard import Shard, ShardError
 from .splice import SpliceError, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
@@ -293,7 +295,10 @@ class SuiteFile(pytest.File):
             kind = "task" if path == self.path else "sample"
             yield LineErrorItem.from_parent(self, name=f"{kind}-line-{line}", problems=problems,
                                             where=f"{path.name}:{line}")
+        shard = _shard(self.config)
         for task in tasks:
+            if shard is not None and not shard.holds(suite, task.task_id):
+                continue
             for sample in samples.get(task.task_id, []):
                 yield SampleNode.from_parent(self, name=f"{task.task_id}[s{sample.index}]", task=task,
                                              sample=sample, suite=suite)
@@ -435,7 +440,11 @@ class StageItem(pytest.Item):
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
-        app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo)
+        try:
+            box = sample_sandbox(runtime.settings, repo, runtime.display().env().get("DISPLAY"))
+        except (SandboxError, ValueError) as exc:
+            raise StageFailed(f"cannot box the app: {exc}") from None
+        app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo, sandbox=box)
         try:
             app.start()
             shown = app.wait_for_window(timeout=EXEC_WINDOW_TIMEOUT)
@@ -457,14 +466,24 @@ class StageItem(pytest.Item):
             app.terminate()
 
     def _pass(self, repo: Path) -> None:
+        from ..runtime.app import scrubbed_environment
+
         argv = resolve_argv(self.task.unit_tests, sys.executable)
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        box = None
         try:
-            done = subprocess.run(argv, cwd=repo, capture_output=True, text=True, timeout=UNIT_TEST_TIMEOUT,
-                                  stdin=subprocess.DEVNULL)
+            if runtime is not None:
+                box = sample_sandbox(runtime.settings, repo)
+            command, env = boxed(argv, scrubbed_environment({}), box)
+            done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True,
+                                  timeout=UNIT_TEST_TIMEOUT, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise StageFailed(f"unit tests {argv} did not finish within {UNIT_TEST_TIMEOUT:g}s") from None
-        except OSError as exc:
+        except (OSError, SandboxError, ValueError) as exc:
             raise StageFailed(f"cannot run unit tests {argv}: {exc}") from None
+        finally:
+            if box is not None:
+                box.close()
         if done.returncode != 0:
             raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
 
@@ -496,7 +515,7 @@ class StageItem(pytest.Item):
         spec = RunSpec.from_kwargs(
             {"app": resolve_argv(self.task.run, sys.executable), "strategy": playtest.strategy,
              "goal": playtest.goal, "expect": playtest.expect, "max_steps": playtest.max_steps,
-             "timeout": playtest.timeout, "cwd": str(repo)},
+             "timeout": playtest.timeout, "cwd": str(repo), "sandbox": sample_mode(settings)},
             defaults=settings, where=f"{self.task.path}:{self.task.line}",
         )
         artifacts.mkdir(parents=True, exist_ok=True)
@@ -530,6 +549,14 @@ def repair_rounds(config: pytest.Config) -> int:
         raise pytest.UsageError("--playtest-repair asks a model for new code: pass --playtest-model NAME "
                                 "(ini playtest_model) and, for a local server, --playtest-base-url URL")
     return rounds
+
+
+def _shard(config: pytest.Config) -> Shard | None:
+    raw = setting(config, "playtest_shard")
+    try:
+        return Shard.parse(str(raw)) if raw else None
+    except ShardError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def _mean(values: list[float]) -> float | None:

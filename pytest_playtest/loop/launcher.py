@@ -12,11 +12,25 @@ from pathlib import Path
 from ..runtime.app import App, AppError
 from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
 from ..runtime.display import Display
+from ..runtime.sandbox import Sandbox, SandboxError, SandboxPolicy, resolve
 from ..verdict import CoverageReport
 from .spec import RunSpec
 
 #: The coverage data of launch N of a run, in the run's artifacts folder (or a temporary one).
 COVERAGE_DATA = "coverage-{launch}.data"
+
+
+def make_sandbox(policy: SandboxPolicy, display: Display, *, cwd: Path | None,
+                 writable: list[Path] | None = None) -> Sandbox | None:
+    """A new box for one launch, as ``policy`` asks (None: none); no sandbox where one is required is an
+    AppError (the run's status is then "error")."""
+    try:
+        resolved = resolve(policy)
+    except SandboxError as exc:
+        raise AppError(str(exc)) from None
+    if resolved is None:
+        return None
+    return Sandbox(resolved, workdir=cwd, display=display.env().get("DISPLAY"), writable=writable or [])
 
 
 class Launcher:
@@ -45,12 +59,17 @@ class Launcher:
         if self._coverage_dir is not None:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)
             setup = CoverageSetup(data_file=data_file)
-        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup)
+        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup,
+                  sandbox=self._sandbox())
         self.apps.append(app)
         app.start()
         if app.coverage_refused and not self.notes:
             self.notes.append(f"coverage not measured: {app.coverage_refused}")
         return app
+
+    def _sandbox(self) -> Sandbox | None:
+        writable = [self._coverage_dir] if self._coverage_dir is not None else []
+        return make_sandbox(self.spec.sandbox, self.display, cwd=self.cwd, writable=writable)
 
     def outputs(self) -> tuple[str, str]:
         """stdout and stderr of every launch, each launch after the first headed by a marker line."""
@@ -65,6 +84,10 @@ class Launcher:
         """Terminate every launch; the combined coverage of all of them (None when not measured)."""
         for app in self.apps:
             app.terminate()
+        boxed = [app.sandbox for app in self.apps if app.sandbox is not None]
+        if boxed:
+            self.notes.append(boxed[-1].summary())
+            self.notes.extend(dict.fromkeys(note for box in boxed for note in box.notes))
         covered = [app for app in self.apps if app.covered]
         if not covered:
             return None

@@ -208,7 +208,8 @@ class Oracles:
         if code != 0 and not any(f.kind == "crash" for f in self.findings):
             blocks = split_tracebacks(self.app.text_output("stderr").splitlines())
             why = f"killed by {self.app.exit_signal}" if code < 0 else f"exited with code {code}"
-            message = f"the app {why}"
+            limit = self.app.limit_hit()
+            message = f"the app {why}" + (f" ({limit})" if limit else "")
             details = ""
             if blocks:
                 error = last_exception_line(blocks[-1])

@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from .. import expect as expect_module
 from ..geometry import parse_size
+from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
 from ..trajectory import Step
 from ..verdict import Verdict
 from .oracles import OracleSettings
@@ -83,10 +84,12 @@ class RunSpec:
     oracles: OracleSettings = field(default_factory=OracleSettings)
     pacing: Pacing = field(default_factory=Pacing)
     options: dict[str, Any] = field(default_factory=dict)
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
 
     @classmethod
     def from_kwargs(cls, kwargs: Mapping[str, Any], *, defaults: Defaults, where: str) -> RunSpec:
-        """Validate marker/run() arguments; ``defaults`` supplies policy, max_steps, timeout, record, options."""
+        """Validate marker/run() arguments; ``defaults`` supplies policy, max_steps, timeout, record, options
+        (and optionally ``sandbox``, the session's mode, and ``sandbox_limits``)."""
         known = {f.name for f in fields(cls)} - {"pacing"}
         unknown = sorted(set(kwargs) - known)
         if unknown:
@@ -95,6 +98,11 @@ class RunSpec:
         spec = cls(policy=defaults.policy, max_steps=defaults.max_steps, timeout=defaults.timeout,
                    options=dict(defaults.options), record=bool(getattr(defaults, "record", False)),
                    coverage=bool(getattr(defaults, "coverage", False)))
+        try:
+            limits = Limits.parse(getattr(defaults, "sandbox_limits", None))
+        except ValueError as exc:
+            raise SpecError(f"--playtest-sandbox-limits: {exc}") from None
+        spec.sandbox = SandboxPolicy(mode=getattr(defaults, "sandbox", None) or "off", limits=limits)
         arguments = {"app": None, **kwargs}
         for name, value in arguments.items():
             try:
@@ -212,6 +220,36 @@ def _oracles(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
         raise _BadArgument(str(exc)) from None
 
 
+def _sandbox(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    """``"auto"``/``"on"``/``"off"``, True/False, or a mapping of mode, network, paths and limits (a mapping
+    without a mode turns the sandbox on)."""
+    if value is None:
+        return
+    if isinstance(value, bool):
+        value = "on" if value else "off"
+    if isinstance(value, str):
+        value = {"mode": value}
+    elif isinstance(value, Mapping):
+        value = {"mode": "on", **value}
+    else:
+        raise _BadArgument("must be auto, on, off, True, False or a mapping of mode, network, paths, limits")
+    unknown = sorted(set(value) - {"mode", "network", "paths", "limits"})
+    if unknown:
+        raise _BadArgument(f"unknown key(s) {', '.join(unknown)}; known: limits, mode, network, paths")
+    mode = value["mode"]
+    if mode not in SANDBOX_MODES:
+        raise _BadArgument(f"mode must be one of {', '.join(SANDBOX_MODES)}")
+    paths = value.get("paths", ())
+    if isinstance(paths, str | Path) or not all(isinstance(p, str | Path) for p in paths):
+        raise _BadArgument("paths must be a list of folders the app may write")
+    try:
+        limits = Limits.parse(value.get("limits"), spec.sandbox.limits)
+    except (ValueError, TypeError) as exc:
+        raise _BadArgument(f"limits: {exc}") from None
+    spec.sandbox = SandboxPolicy(mode=mode, network=bool(value.get("network", False)),
+                                 paths=tuple(str(p) for p in paths), limits=limits)
+
+
 def _options(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
     if isinstance(value, Mapping):
         spec.options.update(value)
@@ -222,4 +260,5 @@ _ARGUMENTS: dict[str, _Checker] = {
     "max_steps": _number("max_steps", int, positive=True), "timeout": _number("timeout", float, positive=True),
     "seed": _number("seed", int, positive=False), "policy": _policy, "size": _size, "env": _env,
     "record": _record, "coverage": _coverage, "cwd": _cwd, "oracles": _oracles, "options": _options,
+    "sandbox": _sandbox,
 }

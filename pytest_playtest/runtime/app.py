@@ -8,6 +8,9 @@ the app keeps running.
 With ``coverage=CoverageSetup(...)`` a Python app runs under coverage.py through the bootstrap
 (:mod:`.coverage_boot`): the lines it reaches stream in while it runs (``app.coverage_stream``) and
 teardown gives it time to save its data (see :meth:`App.terminate`).
+
+With ``sandbox=Sandbox(...)`` the app runs inside bubblewrap (:mod:`.sandbox`): ``proc`` is then the
+sandbox and :attr:`App.pid` the app inside it, which teardown signals first so it can shut down cleanly.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from .coverage import (
     report,
 )
 from .procfs import group_pids, unread_display_bytes
+from .sandbox import Sandbox, SandboxError, exit_code, sandboxed_pid
 
 if TYPE_CHECKING:
     from .display import Display
@@ -106,6 +110,9 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
 
 #: The ClientMessage type that wakes a covered app blocked in its toolkit's event loop at teardown.
 WAKE_ATOM = "_PLAYTEST_WAKE"
+#: How long :attr:`App.pid` waits for a sandboxed app to appear inside its sandbox.
+SANDBOX_START = 5.0
+
 #: How often teardown repeats the wake-up while it waits for a covered app to save and exit.
 WAKE_INTERVAL = 0.25
 
@@ -129,8 +136,12 @@ class App:
         cwd: str | Path | None = None,
         env: Mapping[str, str] | None = None,
         coverage: CoverageSetup | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.display = display
+        #: The box the app runs in (None: its own process group only).
+        self.sandbox = sandbox
+        self._inner_pid: int | None = None
         self.cwd = Path(cwd) if cwd else None
         self.argv = app_argv(target, self.cwd)
         #: How to measure coverage (None: not asked); see also ``covered`` and ``coverage_refused``.
@@ -154,18 +165,21 @@ class App:
         read_fd = write_fd = None
         if self.coverage_setup is not None:
             read_fd, write_fd = self._prepare_coverage(self.coverage_setup)
+        argv, env = self.launch_argv, self.env
         try:
+            if self.sandbox is not None:
+                argv, env = self.sandbox.wrap(argv, env)
             self.proc = subprocess.Popen(
-                self.launch_argv,
+                argv,
                 cwd=self.cwd,
-                env=self.env,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 pass_fds=() if write_fd is None else (write_fd,),
             )
-        except OSError as exc:
+        except (OSError, SandboxError) as exc:
             if read_fd is not None:
                 os.close(read_fd)
             raise AppError(f"could not start {shlex.join(self.argv)}: {exc}") from None
@@ -219,13 +233,30 @@ class App:
 
     @property
     def pid(self) -> int:
+        """The app's own process (inside its sandbox, when it has one; the sandbox's while it starts)."""
         if self.proc is None:
             raise AppError("the app has not been started")
-        return self.proc.pid
+        if self.sandbox is None:
+            return self.proc.pid
+        deadline = time.monotonic() + SANDBOX_START
+        while self._inner_pid is None and self.proc.poll() is None and time.monotonic() < deadline:
+            self._inner_pid = sandboxed_pid(self.proc.pid)
+            if self._inner_pid is None:
+                time.sleep(0.005)
+        return self._inner_pid or self.proc.pid
 
     def poll(self) -> int | None:
         """The exit code (negative: killed by that signal), or None while it runs."""
-        return None if self.proc is None else self.proc.poll()
+        if self.proc is None:
+            return None
+        code = self.proc.poll()
+        return exit_code(code) if self.sandbox is not None else code
+
+    def limit_hit(self) -> str | None:
+        """Which sandbox limit stopped the app (None: none did, or no sandbox)."""
+        if self.sandbox is None or self.alive:
+            return None
+        return self.sandbox.limit_hit(self.poll(), self.text_output())
 
     @property
     def alive(self) -> bool:
@@ -233,14 +264,16 @@ class App:
 
     def wait(self, timeout: float) -> int | None:
         try:
-            return self.proc.wait(timeout) if self.proc else None
+            code = self.proc.wait(timeout) if self.proc else None
         except subprocess.TimeoutExpired:
             return None
+        return exit_code(code) if self.sandbox is not None else code
 
     def terminate(self, grace: float = 1.0) -> int | None:
         """Stop the app and everything in its process group; returns its exit code.
 
-        The group gets SIGTERM, ``grace`` seconds, then SIGKILL. A covered app must save its data
+        The group gets SIGTERM, ``grace`` seconds, then SIGKILL; in a sandbox the app itself gets the
+        SIGTERM (signalled as a group, bwrap would die first and SIGKILL the app). A covered app must save its data
         first: SIGTERM goes to the app process alone (its handler saves and exits), its windows get
         a ClientMessage that wakes a Tk app blocked in its event loop, and the group is SIGKILLed
         after ``max(grace, setup.grace)`` seconds, or as soon as the app has exited.
@@ -253,7 +286,10 @@ class App:
                 self._stop_saving(max(grace, self.coverage_setup.grace))
             else:
                 try:
-                    os.killpg(pgid, signal.SIGTERM)
+                    if self.sandbox is not None:
+                        os.kill(self.pid, signal.SIGTERM)
+                    else:
+                        os.killpg(pgid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
                 self.wait(grace)
@@ -267,6 +303,8 @@ class App:
                 break
             time.sleep(0.01)
         code = self.wait(5)
+        if self.sandbox is not None:
+            self.sandbox.close()
         if self._watchdog is not None:
             self._watchdog.kill()
             self._watchdog.wait()
@@ -283,7 +321,7 @@ class App:
         """SIGTERM to the covered app itself, woken up until it exits or ``grace`` runs out."""
         assert self.proc is not None
         try:
-            os.kill(self.proc.pid, signal.SIGTERM)
+            os.kill(self.pid, signal.SIGTERM)
         except ProcessLookupError:
             return
         deadline = time.monotonic() + grace
@@ -375,7 +413,7 @@ class App:
         conn = self.display.xlib()
         if not conn.has_extension("X-Resource"):
             raise AppError("the X server has no X-Resource extension: cannot map windows to processes")
-        pids = set(group_pids(self.pid))
+        pids = set(group_pids(self.proc.pid if self.proc else self.pid))
         found = []
         for window in conn.screen().root.query_tree().children:
             try:
@@ -428,7 +466,7 @@ class App:
         """Bytes of X events and replies the app's processes have left unread (None: unknown)."""
         if self.proc is None or not self.alive:
             return None
-        return unread_display_bytes(group_pids(self.pid))
+        return unread_display_bytes(group_pids(self.proc.pid))
 
     def focus(self) -> None:
         """Give the window keyboard focus; with no window manager, keys go where the focus is set."""

@@ -1,18 +1,23 @@
 """The X display apps run on: one Xvfb per process (per xdist worker), started lazily, orphan-proof.
 
-Xvfb is started through xvfbwrapper with a private environment (so ``os.environ["DISPLAY"]`` of the
-test process is never touched) and under ``setpriv --pdeathsig KILL``, so it dies with the process
-that started it even when that process is SIGKILLed. ``--playtest-display :N`` uses an existing
-server instead.
+Xvfb is started with ``-displayfd``: it picks a free display number itself and writes it to a pipe the
+moment it accepts connections, so the start waits exactly as long as the server needs (no fixed poll that
+fails under load), within a generous bound. A server that exits before it is ready is started again; the
+error of the last attempt quotes Xvfb's own output. It runs under ``setpriv --pdeathsig KILL``, so it dies
+with the process that started it even when that process is SIGKILLed, and the test process's
+``os.environ["DISPLAY"]`` is never touched. ``--playtest-display :N`` uses an existing server instead.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import shutil
-import stat
+import signal
+import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,32 +26,97 @@ from ..geometry import DEFAULT_SIZE
 if TYPE_CHECKING:
     from .xinput import XInput
 
+#: The longest a start may take before it counts as failed (Xvfb answers in milliseconds when idle; a
+#: machine busy loading OCR models took over 10 s). The wait ends as soon as the server is ready.
+START_BOUND = 60.0
+#: Starts of Xvfb before giving up (a server that dies during its start is started again).
+START_ATTEMPTS = 3
+#: How much of Xvfb's output an error quotes.
+OUTPUT_TAIL = 1500
 
 
 class DisplayError(RuntimeError):
     """The display could not be provided (Xvfb missing or failing, server unreachable)."""
 
 
-def _pdeathsig_shim(folder: Path) -> Path:
-    """A folder holding an ``Xvfb`` that execs the real one with PR_SET_PDEATHSIG=KILL.
+class XvfbMissing(DisplayError):
+    """Xvfb is not installed: starting it again would not help."""
 
-    xvfbwrapper spawns ``Xvfb`` by name with the environment it is given, and offers no pre-exec
-    hook; putting this folder first on that environment's PATH is how the death signal gets set.
-    """
+
+def xvfb_argv(size: tuple[int, int], displayfd: int) -> list[str]:
+    """The command that starts Xvfb (dying with its parent when ``setpriv`` is there)."""
     real = shutil.which("Xvfb")
-    setpriv = shutil.which("setpriv")
     if real is None:
-        raise DisplayError(
+        raise XvfbMissing(
             "Xvfb is not installed: install it (Debian: apt-get install xvfb) or pass "
             "--playtest-display :N to use a running X server"
         )
-    shim = folder / "Xvfb"
-    if setpriv is None:
-        shim.write_text(f'#!/bin/sh\nexec "{real}" "$@"\n')
-    else:
-        shim.write_text(f'#!/bin/sh\nexec "{setpriv}" --pdeathsig KILL -- "{real}" "$@"\n')
-    shim.chmod(shim.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return folder
+    width, height = size
+    # -nolisten tcp: the server is reachable through its local socket only
+    argv = [real, "-displayfd", str(displayfd), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
+            "-noreset"]
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL", "--", *argv] if setpriv else argv
+
+
+class XvfbProcess:
+    """One running Xvfb: its process, display name and output log."""
+
+    def __init__(self, size: tuple[int, int], log: Path) -> None:
+        self.log = log
+        read_fd, write_fd = os.pipe()
+        try:
+            with open(log, "ab") as out:
+                self.proc = subprocess.Popen(xvfb_argv(size, write_fd), pass_fds=(write_fd,),
+                                             stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        except OSError as exc:
+            os.close(read_fd)
+            raise DisplayError(f"could not start Xvfb: {exc}") from None
+        finally:
+            os.close(write_fd)
+        try:
+            self.name = self._ready(read_fd)
+        finally:
+            os.close(read_fd)
+
+    def _ready(self, read_fd: int) -> str:
+        """Wait until Xvfb writes its display number (it is then accepting connections)."""
+        received = b""
+        deadline = time.monotonic() + START_BOUND
+        while not received.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.stop()
+                raise DisplayError(f"Xvfb was not ready within {START_BOUND:g}s{self.output()}")
+            readable, _, _ = select.select([read_fd], [], [], min(left, 0.5))
+            if readable:
+                chunk = os.read(read_fd, 64)
+                if not chunk:  # the pipe closed: Xvfb exited before it was ready
+                    break
+                received += chunk
+            elif self.proc.poll() is not None:
+                break
+        if not received.strip().isdigit():
+            code = self.proc.wait()
+            raise DisplayError(f"Xvfb exited with code {code} before it was ready{self.output()}")
+        return f":{int(received)}"
+
+    def output(self) -> str:
+        """Xvfb's own words, for an error message."""
+        try:
+            text = self.log.read_text(errors="replace").strip()
+        except OSError:
+            return ""
+        return f"; Xvfb said:\n{text[-OUTPUT_TAIL:]}" if text else ""
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # lets it remove its lock file and socket
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
 
 class Display:
@@ -55,12 +125,14 @@ class Display:
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, existing: str | None = None) -> None:
         self.size = size
         self.existing = existing
-        self._xvfb: Any = None
+        self._xvfb: XvfbProcess | None = None
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
         self._environ: dict[str, str] = {}
         self._xlib: Any = None
         self._input: XInput | None = None
         self._lock = threading.RLock()
+        #: Starts that failed before the one that worked (their errors), for the curious.
+        self.failed_starts: list[str] = []
 
     # -- life cycle ---------------------------------------------------------------------------------
     @property
@@ -74,8 +146,8 @@ class Display:
 
     @property
     def pid(self) -> int | None:
-        """The Xvfb process id, or None for an existing display."""
-        return self._xvfb.proc.pid if self._xvfb is not None and self._xvfb.proc else None
+        """The Xvfb process id (setpriv execs it: same process), or None for an existing display."""
+        return self._xvfb.proc.pid if self._xvfb is not None else None
 
     def start(self) -> None:
         """Start the server if needed; raises DisplayError with the cause."""
@@ -88,26 +160,23 @@ class Display:
                     self._environ["XAUTHORITY"] = os.environ["XAUTHORITY"]
                 self.xlib()  # fail now, clearly, if the server is not there
                 return
-            try:
-                from xvfbwrapper import Xvfb
-            except OSError as exc:
-                raise DisplayError(f"xvfbwrapper cannot run here: {exc}") from None
             self._workdir = tempfile.TemporaryDirectory(prefix="playtest-display-")
-            shim_dir = _pdeathsig_shim(Path(self._workdir.name))
-            environ = dict(os.environ)
-            environ.pop("DISPLAY", None)
-            environ["PATH"] = f"{shim_dir}{os.pathsep}{environ.get('PATH', '')}"
-            width, height = self.size
-            try:
-                # -nolisten tcp: the server is reachable through its local socket only
-                xvfb = Xvfb(width=width, height=height, colordepth=24, environ=environ,
-                            extra_args=["-nolisten", "tcp", "-noreset"])
-                xvfb.start()
-            except (FileNotFoundError, RuntimeError, OSError) as exc:
-                self._cleanup_workdir()
-                raise DisplayError(f"could not start Xvfb: {exc}") from None
-            self._xvfb = xvfb
-            self._environ = {"DISPLAY": environ["DISPLAY"]}
+            log = Path(self._workdir.name) / "xvfb.log"
+            for attempt in range(1, START_ATTEMPTS + 1):
+                try:
+                    self._xvfb = XvfbProcess(self.size, log)
+                    break
+                except XvfbMissing:
+                    self._cleanup_workdir()
+                    raise
+                except DisplayError as exc:
+                    self.failed_starts.append(str(exc))
+                    if attempt == START_ATTEMPTS:
+                        self._cleanup_workdir()
+                        raise DisplayError(f"could not start Xvfb ({attempt} attempts): {exc}") from None
+                    log.write_text("")  # the next attempt's error quotes only its own output
+            assert self._xvfb is not None
+            self._environ = {"DISPLAY": self._xvfb.name}
 
     def stop(self) -> None:
         with self._lock:

@@ -1,0 +1,136 @@
+"""The per-run store: every finished stage report of a benchmark run, one JSON line each, flushed per line.
+
+The controller appends each stage item's reports (setup, call, teardown; serialized as xdist sends them) to
+``<results>.store.jsonl`` beside ``--playtest-results``. A killed run loses at most the line being written.
+``--playtest-resume`` deselects the stage items the store already holds and feeds their stored reports to
+the scoring, so the metrics are computed from the store's content: a resumed run gives the numbers an
+uninterrupted one would. Without ``--playtest-resume`` a run starts a new store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..config import BENCHMARK_PLUGIN, setting
+from .collector import PROPERTY
+from .metrics import write_results
+from .timing import format_timing, run_timing
+
+#: The store's name beside the results file: results.json → results.store.jsonl.
+STORE_SUFFIX = ".store.jsonl"
+
+
+def store_path(config: pytest.Config) -> Path | None:
+    """Where this run's store is (None without ``--playtest-results``)."""
+    target = setting(config, "playtest_results")
+    if not target:
+        return None
+    path = Path(target)
+    if not path.is_absolute():
+        path = config.invocation_params.dir / path
+    return path.with_name(path.stem + STORE_SUFFIX)
+
+
+def _stage_key(props: Any) -> tuple[str, str, int, str] | None:
+    if not isinstance(props, dict):
+        return None
+    return (props["suite"], props["task_id"], props["sample"], props["stage"])
+
+
+class StorePlugin:
+    """Writes the store (controller) and, with ``--playtest-resume``, skips and replays what it holds."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.path = store_path(config)
+        self.resume = bool(config.getoption("playtest_resume", default=False))
+        self._out: Any = None
+        self.stored: list[dict[str, Any]] = list(self._read()) if self.resume else []
+        self.done = self._finished(self.stored)
+
+    def _read(self) -> Iterator[dict[str, Any]]:
+        if self.path is None or not self.path.is_file():
+            return
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue  # the line a kill cut short
+
+    def _finished(self, stored: list[dict[str, Any]]) -> set[tuple[str, str, int, str]]:
+        """Stages whose teardown report is stored: all their reports are there."""
+        done = set()
+        for data in stored:
+            key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
+            if key is not None and data.get("when") == "teardown":
+                done.add(key)
+        return done
+
+    @property
+    def controller(self) -> bool:
+        return not hasattr(self.config, "workerinput")
+
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if not self.done:
+            return
+        keep: list[pytest.Item] = []
+        skip: list[pytest.Item] = []
+        for item in items:
+            key = _stage_key(dict(item.user_properties).get(PROPERTY))
+            (skip if key in self.done else keep).append(item)
+        if skip:
+            config.hook.pytest_deselected(items=skip)
+            items[:] = keep
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if not self.controller or self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._out = open(self.path, "a" if self.resume else "w", encoding="utf-8")  # noqa: SIM115 - open all run
+        scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        self.stored = [data for data in self.stored
+                       if _stage_key(dict(data.get("user_properties", [])).get(PROPERTY)) in self.done]
+        for data in self.stored:
+            key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
+            if key in self.done and scoring is not None:
+                report = self.config.hook.pytest_report_from_serializable(config=self.config, data=data)
+                scoring.pytest_runtest_logreport(report)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self._out is None or _stage_key(dict(report.user_properties).get(PROPERTY)) is None:
+            return
+        data = self.config.hook.pytest_report_to_serializable(config=self.config, report=report)
+        data.pop("node", None)  # under xdist: the worker the report came from, not data
+        line = json.dumps(data, default=str)
+        self._out.write(line + "\n")
+        self._out.flush()
+        self.stored.append(json.loads(line))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Add the run's timing (from the store's content) to the results, in the file and for the terminal."""
+        scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        results = getattr(scoring, "results", None)
+        if not self.controller or not isinstance(results, dict) or not self.stored:
+            return
+        results["timing"] = run_timing(self.stored, PROPERTY)
+        target = setting(self.config, "playtest_results")
+        if target and self.path is not None:
+            write_results(self.path.with_name(Path(target).name), results)
+
+    @pytest.hookimpl(trylast=True)  # under the metrics table
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
+        results = getattr(scoring, "results", None)
+        if isinstance(results, dict) and results.get("timing"):
+            terminalreporter.write_line(format_timing(results["timing"]))
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
