@@ -11,8 +11,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..runtime.browser import Browser
 from ..runtime.procfs import process_state
 from ..verdict import Finding
+from .web import PageWatch
 
 if TYPE_CHECKING:
     from ..expect import Expectation
@@ -52,6 +54,8 @@ class OracleSettings:
     unresponsive_states: int = 3
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15
+    #: a web page whose main thread does not run a trivial script within this many seconds is frozen
+    page_answer: float = 2.0
 
 
 def last_exception_line(block: list[str]) -> str:
@@ -175,10 +179,14 @@ class Oracles:
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
+        #: remarks for the verdict (a web page's console errors)
+        self.notes: list[str] = []
+        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
 
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
         self.app = app
+        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
         self._output_seen = 0
         self._last_change = time.monotonic()
         self._idle_changes = 0
@@ -196,10 +204,10 @@ class Oracles:
 
     # -- exit and output -------------------------------------------------------------------------------
     def check_exit(self, step: int) -> bool:
-        """True if the app has exited (a crash Finding is added for an abnormal exit)."""
+        """True if the app has exited (a crash Finding is added for an abnormal exit, or a web page's crash)."""
         code = self.app.poll()
         if code is None:
-            return False
+            return self._page_crashed(step)
         if code != 0 and not any(f.kind == "crash" for f in self.findings):
             blocks = split_tracebacks(self.app.text_output("stderr").splitlines())
             why = f"killed by {self.app.exit_signal}" if code < 0 else f"exited with code {code}"
@@ -216,6 +224,15 @@ class Oracles:
             self.findings.append(Finding("crash", message, step=step, details=details))
         return True
 
+    def _page_crashed(self, step: int) -> bool:
+        """A web page whose renderer died ends the run like an app that exited (its browser lives on)."""
+        crash = self.page.crash(step) if self.page is not None else None
+        if crash is None:
+            return False
+        if not any(f.kind == "crash" for f in self.findings):
+            self.findings.append(crash)
+        return True
+
     def check_no_window(self) -> None:
         """The app exited cleanly without ever showing a window: a GUI app that never appeared did not play
         (an app expected to exit, ``expect.exits()``, is judged by that expectation instead)."""
@@ -227,7 +244,10 @@ class Oracles:
                                      step=0, details="\n".join(output[-20:])))
 
     def check_output(self, step: int) -> None:
-        """Tracebacks printed while the app keeps running are exceptions (once per distinct error)."""
+        """Tracebacks printed while the app keeps running are exceptions (once per distinct error); a web
+        page's uncaught errors and failed requests too."""
+        if self.page is not None:
+            self.findings.extend(self.page.check_reports(step))
         lines = self.app.text_output().splitlines()
         if len(lines) <= self._output_seen or not any(TRACEBACK_START.match(x.strip())
                                                       for x in lines[self._output_seen:]):
@@ -290,8 +310,13 @@ class Oracles:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.
 
         An animation that stops while the process idles is a static screen (a pause, a game-over
-        screen), not a freeze.
+        screen), not a freeze. A web page is asked directly: its main thread must run a script in time.
         """
+        if self.page is not None and not self.frozen:
+            freeze = self.page.freeze(step, self.settings.page_answer)
+            if freeze is not None:
+                self.findings.append(freeze)
+                return True
         if not self.animating or now - self._last_change < self.settings.freeze_after:
             return False
         why = self._not_handling_input()

@@ -250,7 +250,8 @@ class Playthrough:
         verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
-        verdict.notes.extend([*self.notes, *(self.policy.notes if self.policy is not None else [])])
+        policy_notes = self.policy.notes if self.policy is not None else []
+        verdict.notes.extend([*self.notes, *self.oracles.notes, *policy_notes])
         if self.spec.record and self.artifacts is not None:
             self._record()
         return RunResult(verdict, self.steps)
