@@ -173,3 +173,70 @@ def test_a_crashed_renderer_is_a_crash(browser) -> None:  # noqa: ANN001
     assert oracles.check_exit(1)
     assert [f.kind for f in oracles.findings] == ["crash"]
     assert app.alive  # the browser process outlives its renderer
+
+
+# -- the DOM as evidence ----------------------------------------------------------------------------------
+RULES_ON_THE_PAGE = [
+    ("#score > 0", True), ("#score >= 13", False), ("#lives == 3", True), ("#lives < 3", False),
+    ("#status == 'Won'", True), ("#status != 'Won'", False), ("#io-json contains 'Social Ad'", True),
+    ("#status icontains 'WON'", True), ("#name startswith 'Ada'", True), ("#name endswith 'Byron'", False),
+    ("#status visible", True), ("#hidden visible", False), ("#hidden not visible", True),
+    ("#faded not visible", True), ("#nothing not visible", True), ("#score exists", True),
+    (".tile exists", True), ("[data-cell^='a'] exists", True), ("[data-cell^='b'] exists", False),
+    ("#nothing not exists", True), ("#toggle[aria-expanded] == 'true'", True), ("#agree == 'true'", True),
+    ("#slides .slide:first-child.expanded.exists", True), ("gridContainer contains 'Meditate 5min'", True),
+    ("#status == 'Won' AND #lives > 5", False), ("#status == 'Won' AND #lives > 5 OR .tile exists", True),
+]
+
+
+def test_every_rule_form_on_a_real_page(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.rules import parse
+    from pytest_playtest.runtime import dom
+
+    app = browser("rules.html")
+    for source, expected in RULES_ON_THE_PAGE:
+        rule = parse(source)
+        state = dom.read(app, rule.queries, timeout=5)
+        assert rule.holds(state.facts) is expected, f"{source}: {rule.explain(state.facts)}"
+    assert "Score: 12" in dom.read(app, [], timeout=5).text
+
+
+def test_an_invalid_selector_is_a_clear_error(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.rules import parse
+    from pytest_playtest.runtime import dom
+
+    app = browser("rules.html")
+    with pytest.raises(dom.DomError, match=r"the selector '#1up' is not valid CSS"):
+        dom.read(app, parse("#1up exists").queries, timeout=5)
+
+
+def test_clickable_elements_come_with_their_boxes(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.runtime import dom
+
+    app = browser("counter.html")
+    found = {item.text: item for item in dom.clickables(app, timeout=5)}
+    assert set(found) == {"Add", "Minus", "Reset"}
+    add = found["Add"]
+    assert (add.box.x, add.box.y, add.box.w, add.box.h, add.kind) == (40, 40, 160, 60, "button")
+
+
+def test_rules_and_dom_text_judge_a_run(display: Display, vision: Vision) -> None:
+    from pytest_playtest import expect
+
+    passing = play(display, vision, app=str(WEB / "counter.html"), strategy="goal", max_steps=20,
+                   expect=[expect.rule("#count contains 'Count: 1'"), expect.text(r"Count: \d")]).verdict
+    assert passing.status == "pass", passing.summary()
+    failing = play(display, vision, app=str(WEB / "counter.html"), max_steps=4,
+                   expect=[expect.rule("#count > 100 AND #status == 'Won'")]).verdict
+    assert failing.kinds() == ["expectation"], failing.summary()
+    message = failing.first("expectation").message
+    assert "never held" in message and "#count is 'Count:" in message and "#status is 'Ready'" in message
+
+
+def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
+    from pytest_playtest import expect
+    from pytest_playtest.loop.spec import SpecError
+
+    with pytest.raises(SpecError, match="reads a web page's DOM, but app='game.py' is a desktop app"):
+        RunSpec.from_kwargs({"app": "game.py", "expect": [expect.rule("#score > 0")]}, defaults=DEFAULTS,
+                            where="test")

@@ -49,6 +49,9 @@ class Launcher:
             browser = Browser(target, self.display, env=self.spec.env, size=self.display.size)
             self.apps.append(browser)
             return browser.start()
+        if any(e.kind == "rule" for e in self.spec.expect):
+            raise AppError(f"expect.rule(...) reads a web page's DOM, but {self.spec.app!r} is not a web app "
+                           "(an .html file, a folder with index.html or a loopback URL)")
         setup = None
         if self._coverage_dir is not None:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)

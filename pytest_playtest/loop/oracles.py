@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..rules import Fact, Query, Rule
 from ..runtime.browser import Browser
 from ..runtime.procfs import process_state
 from ..verdict import Finding
@@ -96,10 +97,24 @@ class ExpectationTracker:
     seen: dict[int, int] = field(default_factory=dict)  # expectation index → step first seen
     violated: dict[int, tuple[int, str]] = field(default_factory=dict)  # no_text index → (step, text)
     first_text: str | None = None
+    #: the DOM facts of the last read (a web app's rules), to explain a rule that never held
+    facts: dict[Query, Fact] = field(default_factory=dict)
 
     @property
     def needs_text(self) -> bool:
         return any(e.needs_text for e in self.expectations)
+
+    @property
+    def rules(self) -> list[tuple[int, Rule]]:
+        """The rule expectations, parsed, with their index."""
+        return [(index, e.rule) for index, e in enumerate(self.expectations) if e.kind == "rule"]
+
+    def observe_facts(self, facts: dict[Query, Fact], step: int) -> None:
+        """A DOM read of a web app: which rules hold now."""
+        self.facts = facts
+        for index, rule in self.rules:
+            if index not in self.seen and rule.holds(facts):
+                self.seen[index] = step
 
     def observe_text(self, text: str, step: int) -> None:
         if self.first_text is None:
@@ -119,7 +134,7 @@ class ExpectationTracker:
         checks = []
         progress = False
         for index, expectation in enumerate(self.expectations):
-            if expectation.kind == "text":
+            if expectation.kind in ("text", "rule"):
                 checks.append(index in self.seen)
                 progress = progress or self.seen.get(index, 0) > 0
             elif expectation.kind == "final_text":
@@ -146,6 +161,9 @@ class ExpectationTracker:
                 problem = f"the app exited with code {exit_code}"
             elif expectation.kind == "exits" and exit_code != expectation.code:
                 problem = "the app was still running" if exit_code is None else f"it exited with {exit_code}"
+            elif expectation.kind == "rule" and index not in self.seen:
+                shown = expectation.rule.explain(self.facts) if self.facts else "the page was never read"
+                problem = f"it never held; at the end {shown}"
             if problem:
                 details = f"last text seen:\n{final_text}" if expectation.needs_text else ""
                 found.append(Finding("expectation", f"expected {expectation.describe()}; {problem}",

@@ -50,6 +50,8 @@ WEB_INDEX = "index.html"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 #: How long the browser may take to offer the page to the protocol after launch (seconds).
 PAGE_TARGET_TIMEOUT = 15.0
+#: How long the loop waits for a shown page to finish loading before it looks at it anyway (seconds).
+PAGE_LOAD_TIMEOUT = 5.0
 #: Requests the browser makes on its own for any page: their failure is not the app's.
 INCIDENTAL_PATHS = ("/favicon.ico",)
 
@@ -179,6 +181,22 @@ class Browser(App):
             self.terminate()
             raise AppError(f"could not reach Chromium's page over DevTools: {exc}\n"
                            f"{self.text_output('stderr')[-2000:]}") from None
+
+    def wait_for_window(self, *, timeout: float = 15.0) -> bool:
+        """Wait for the window, then for the page to finish loading (its styles and scripts), so the first
+        frame the loop sees is the page as its author meant it; a page still loading at the deadline is
+        looked at as it is."""
+        if not super().wait_for_window(timeout=timeout):
+            return False
+        deadline = time.monotonic() + PAGE_LOAD_TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                if self.evaluate("document.readyState", timeout=max(deadline - time.monotonic(), 0.01)) == "complete":
+                    break
+            except (DevToolsTimeout, AppError):
+                break  # a busy or broken page is for the oracles to judge
+            time.sleep(0.01)
+        return True
 
     # -- the page ---------------------------------------------------------------------------------------
     def evaluate(self, expression: str, *, timeout: float = 5.0) -> Any:
