@@ -19,6 +19,7 @@ from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
 from ..policies.vocabulary import Vocabulary, scan_app
+from ..policies.webvocabulary import scan_web_app
 from ..runtime.app import App, AppError
 from ..runtime.browser import Browser
 from ..runtime.display import Display, DisplayError
@@ -434,8 +435,13 @@ class Playthrough:
                 and len(self.launcher.apps) < MAX_LAUNCHES)
 
     def _vocabulary(self) -> Vocabulary | None:
-        """The inputs the app's source handles (a Python app's; None for others), kept in the artifacts."""
-        vocabulary = scan_app(self.spec.app, self.launcher.cwd)
+        """The inputs the app's source handles (a Python or a web app's; None for others), kept in the artifacts."""
+        if isinstance(self.app, Browser):
+            if self.app.target.root is None:
+                return None  # a URL's source is not ours to read
+            vocabulary = scan_web_app(self.app.target.root)
+        else:
+            vocabulary = scan_app(self.spec.app, self.launcher.cwd)
         if vocabulary.is_empty and not vocabulary.sources:
             return None
         if self.artifacts is not None:
