@@ -49,3 +49,4 @@ def test_a_page_without_key_listeners_has_no_keys(tmp_path: Path) -> None:
 def test_the_web_toy() -> None:
     vocabulary = scan_web_app(REPO / "fixtures" / "web")
     assert vocabulary.keys == ("up",) and vocabulary.buttons == ("left",)
+    assert vocabulary.texts == ("Add", "Minus", "Reset", "More")  # rules.html has a More button

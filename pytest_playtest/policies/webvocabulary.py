@@ -3,7 +3,8 @@
 The counterpart of :mod:`.vocabulary` for web apps: key names compared with an event's ``key``/``code``
 (``e.key === 'ArrowLeft'``, ``case "KeyW":``, ``keyCode == 32``) in files that listen for keys, the mouse
 buttons its listeners take (``addEventListener('mousedown'…)``, ``onclick``, ``contextmenu``, ``wheel``),
-drags (a button listener beside a move listener) and typing (text fields in its HTML). Regular expressions
+drags (a button listener beside a move listener), typing (text fields in its HTML) and the labels of
+its HTML buttons. Regular expressions
 over the source are enough for these forms; a file that builds its key names at run time is not seen.
 """
 
@@ -40,6 +41,9 @@ _BUTTONS = {"left": re.compile(_LISTENER + r"(?:click|mousedown|mouseup|pointerd
             "right": re.compile(_LISTENER + r"contextmenu\b|\bbutton\s*===?\s*2\b"),
             "wheel": re.compile(_LISTENER + r"wheel\b")}
 _MOVES = re.compile(_LISTENER + r"(?:mousemove|pointermove|touchmove)\b")
+_BUTTON_TEXT = re.compile(r"<button\b[^>]*>(.*?)</button>|<input\b[^>]*type=['\"]?(?:button|submit)['\"]?[^>]*"
+                          r"value=['\"]([^'\"]+)", re.I | re.S)
+_TAG = re.compile(r"<[^>]+>")
 _TYPING = re.compile(r"<input(?![^>]*type=['\"]?(?:button|submit|checkbox|radio|range|hidden))|<textarea|"
                      r"contenteditable", re.I)
 
@@ -68,6 +72,7 @@ def scan_web_app(root: Path) -> Vocabulary:
     """The vocabulary of the web app served from ``root`` (its .js/.ts/.html files, within the budgets)."""
     keys: dict[str, None] = {}
     buttons: set[str] = set()
+    texts: dict[str, None] = {}
     moves = typing = False
     sources: list[str] = []
     budget = MAX_BYTES
@@ -96,6 +101,11 @@ def scan_web_app(root: Path) -> Vocabulary:
         buttons.update(button for button, pattern in _BUTTONS.items() if pattern.search(text))
         moves = moves or bool(_MOVES.search(text))
         typing = typing or bool(_TYPING.search(text))
+        for match in _BUTTON_TEXT.finditer(text):
+            label = " ".join(_TAG.sub(" ", match.group(1) or match.group(2) or "").split())
+            if label:
+                texts.setdefault(label)
     order = ("left", "right", "middle", "wheel")
     return Vocabulary(keys=tuple(keys), buttons=tuple(b for b in order if b in buttons),
-                      drags=moves and "left" in buttons, pointer=moves, typing=typing, sources=tuple(sources))
+                      drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts), typing=typing,
+                      sources=tuple(sources))

@@ -52,6 +52,8 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 PAGE_TARGET_TIMEOUT = 15.0
 #: How long the loop waits for a shown page to finish loading before it looks at it anyway (seconds).
 PAGE_LOAD_TIMEOUT = 5.0
+#: True once the app's page (not the blank one the window opens with) has loaded its styles and scripts.
+LOADED = "location.protocol !== 'about:' && document.readyState === 'complete'"
 #: Requests the browser makes on its own for any page: their failure is not the app's.
 INCIDENTAL_PATHS = ("/favicon.ico",)
 
@@ -191,7 +193,7 @@ class Browser(App):
         deadline = time.monotonic() + PAGE_LOAD_TIMEOUT
         while time.monotonic() < deadline:
             try:
-                if self.evaluate("document.readyState", timeout=max(deadline - time.monotonic(), 0.01)) == "complete":
+                if self.evaluate(LOADED, timeout=max(deadline - time.monotonic(), 0.01)):
                     break
             except (DevToolsTimeout, AppError):
                 break  # a busy or broken page is for the oracles to judge
