@@ -308,6 +308,8 @@ class Oracles:
         (a title screen over a busy loop): only a backlog that never drains. Each look spawns ``ss``, so
         after a look found no backlog the next waits ``unread_input_for``.
         """
+        if self.page is not None:
+            return None  # a browser reads X events even when its page is stuck: the page is asked instead
         if process_state(self.app.pid) in ("T", "t"):
             return "stopped"
         now = time.monotonic()
