@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := xvfb xdotool x11-utils iproute2 bubblewrap
+APT_PACKAGES := xvfb xdotool x11-utils iproute2 bubblewrap chromium
 STAMP := $(VENV)/.installed
 
 .PHONY: setup system-packages demo test bench bench-detection lint clean

@@ -8,9 +8,10 @@ Python form::
     expect.no_text(r"Traceback")      # never seen
     expect.alive()                    # the app still runs at the end
     expect.exits(code=0)              # the app exits with that code
+    expect.rule("#score > 0")         # web apps: a rule over the DOM holds at some point (docs/web-apps.md)
 
 JSON form (task files): ``{"text": "..."}``, ``{"final_text": "..."}``, ``{"no_text": "..."}``,
-``{"alive": true}``, ``{"exits": 0}``.
+``{"alive": true}``, ``{"exits": 0}``, ``{"rule": "..."}``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("text", "final_text", "no_text", "alive", "exits")
+from . import rules
+
+KINDS = ("text", "final_text", "no_text", "alive", "exits", "rule")
 
 
 class ExpectationError(ValueError):
@@ -44,6 +47,11 @@ class Expectation:
                 re.compile(self.pattern)
             except re.error as exc:
                 raise ExpectationError(f"{self.kind}: bad regex {self.pattern!r}: {exc}") from None
+        if self.kind == "rule":
+            try:
+                rules.parse(self.pattern or "")
+            except rules.RuleError as exc:
+                raise ExpectationError(str(exc)) from None
         if self.kind == "exits" and not isinstance(self.code, int):
             raise ExpectationError(f"exits needs an integer code, got {self.code!r}")
 
@@ -55,6 +63,11 @@ class Expectation:
     def needs_text(self) -> bool:
         return self.kind in ("text", "final_text", "no_text")
 
+    @property
+    def rule(self) -> rules.Rule:
+        """The parsed rule of a ``rule`` expectation."""
+        return rules.parse(self.pattern or "")
+
     def describe(self) -> str:
         match self.kind:
             case "text":
@@ -65,6 +78,8 @@ class Expectation:
                 return f"text /{self.pattern}/ is never seen"
             case "alive":
                 return "the app is still running at the end"
+            case "rule":
+                return f"rule {self.pattern!r} holds at some point during the run"
             case _:
                 return f"the app exits with code {self.code}"
 
@@ -76,7 +91,10 @@ class Expectation:
         return {self.kind: self.pattern}
 
     def __repr__(self) -> str:
-        arg = repr(self.pattern) if self.needs_text else ("" if self.kind == "alive" else f"code={self.code}")
+        if self.needs_text or self.kind == "rule":
+            arg = repr(self.pattern)
+        else:
+            arg = "" if self.kind == "alive" else f"code={self.code}"
         return f"expect.{self.kind}({arg})"
 
 
@@ -105,6 +123,12 @@ def exits(code: int = 0) -> Expectation:
     return Expectation("exits", code=code)
 
 
+def rule(source: str) -> Expectation:
+    """A rule over the web page's DOM (AUI-Gym's grammar, e.g. ``"#score > 0 AND #status == 'Won'"``) holds
+    at some point during the run. Web apps only: on a desktop app it is a spec error."""
+    return Expectation("rule", pattern=source)
+
+
 def from_json(item: Any) -> Expectation:
     """Parse one expectation in JSON form; raises ExpectationError naming the problem."""
     if isinstance(item, Expectation):
@@ -121,7 +145,7 @@ def from_json(item: Any) -> Expectation:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ExpectationError(f"exits must be an integer exit code, got {value!r}")
         return exits(value)
-    if key in ("text", "final_text", "no_text"):
+    if key in ("text", "final_text", "no_text", "rule"):
         return Expectation(key, pattern=value)
     raise ExpectationError(f"unknown expectation key {key!r}; expected one of {', '.join(KINDS)}")
 

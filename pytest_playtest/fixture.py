@@ -36,10 +36,14 @@ from .loop.spec import RunSpec
 from .report.artifacts import artifacts_dir
 from .report.storyboard import build_storyboard
 from .runtime.app import App, AppError
+from .runtime.browser import WEB_INDEX, WEB_SUFFIXES, Browser, web_target
 from .runtime.executor import Executor
 from .runtime.screen import Change, Screen, difference
 from .trajectory import Step
 from .verdict import Verdict
+
+#: App paths looked up beside the test file when relative: Python scripts and web pages.
+RESOLVED_SUFFIXES = (".py", *WEB_SUFFIXES)
 
 if TYPE_CHECKING:
     from .pipeline import Runtime
@@ -78,10 +82,17 @@ class Playtest:
         return Path(str(self.item.path)).parent
 
     def resolve(self, target: str | Sequence[str]) -> str | list[str]:
-        """A relative ``.py`` path is looked up beside the test file, then in the rootdir."""
-        if isinstance(target, str | Path) and str(target).endswith(".py") and not Path(target).is_absolute():
+        """A relative ``.py`` or ``.html`` path (or a web app's folder) is looked up beside the test file, then in
+        the rootdir."""
+        if not isinstance(target, str | Path) or Path(target).is_absolute():
+            return target if isinstance(target, str) else [str(part) for part in target]
+        if str(target).endswith(RESOLVED_SUFFIXES):
             for base in (self.test_dir, self.rootdir, Path.cwd()):
                 if (base / target).is_file():
+                    return str((base / target).resolve())
+        if "://" not in str(target):
+            for base in (self.test_dir, self.rootdir):
+                if (base / target / WEB_INDEX).is_file():
                     return str((base / target).resolve())
         return target if isinstance(target, str) else [str(part) for part in target]
 
@@ -96,7 +107,8 @@ class Playtest:
         timeout: float = 15.0,
         sandbox: Any = None,
     ) -> App:
-        """Start the app (default: the marker's ``app``), wait for its window and first paint.
+        """Start the app (default: the marker's ``app``; a web app opens in Chromium), wait for its window and
+        first paint.
 
         ``sandbox`` (default: the marker's, else the session's) boxes it as ``run(sandbox=...)`` does.
 
@@ -111,12 +123,16 @@ class Playtest:
         if cwd is None and isinstance(target, str) and target.endswith(".py"):
             cwd = Path(target).parent
         display = self.runtime.display(parse_size(size) if size else None)
-        asked = sandbox if sandbox is not None else self.marker_kwargs.get("sandbox")
-        policy = RunSpec.from_kwargs({"app": target, "sandbox": asked}, defaults=self.runtime.settings,
-                                     where=self.item.nodeid).sandbox
-        workdir = Path(cwd or self.test_dir)
-        box = make_sandbox(policy, display, cwd=workdir)
-        self.app = App(target, display, cwd=workdir, env=env, sandbox=box).start()
+        web = web_target(target, Path(cwd) if cwd else self.test_dir)
+        if web is not None:
+            self.app = Browser(web, display, env=env).start()
+        else:
+            asked = sandbox if sandbox is not None else self.marker_kwargs.get("sandbox")
+            policy = RunSpec.from_kwargs({"app": target, "sandbox": asked}, defaults=self.runtime.settings,
+                                         where=self.item.nodeid).sandbox
+            workdir = Path(cwd or self.test_dir)
+            box = make_sandbox(policy, display, cwd=workdir)
+            self.app = App(target, display, cwd=workdir, env=env, sandbox=box).start()
         if self.app.wait_for_window(timeout=timeout):
             self._screen = Screen(display, self.app)
             self._executor = Executor(display, self.app)

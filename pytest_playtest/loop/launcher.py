@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..runtime.app import App, AppError
+from ..runtime.browser import Browser, web_target
 from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
 from ..runtime.display import Display
 from ..runtime.sandbox import Sandbox, SandboxError, SandboxPolicy, resolve
@@ -55,6 +56,16 @@ class Launcher:
         """A new launch of the app, started (the previous one, if any, is terminated)."""
         if self.apps:
             self.app.terminate()
+        target = web_target(self.spec.app, self.cwd)
+        if target is not None:
+            if self.spec.coverage and not self.notes:
+                self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
+            browser = Browser(target, self.display, env=self.spec.env, size=self.display.size)
+            self.apps.append(browser)
+            return browser.start()
+        if any(e.kind == "rule" for e in self.spec.expect):
+            raise AppError(f"expect.rule(...) reads a web page's DOM, but {self.spec.app!r} is not a web app "
+                           "(an .html file, a folder with index.html or a loopback URL)")
         setup = None
         if self._coverage_dir is not None:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)

@@ -11,8 +11,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..rules import Fact, Query, Rule
+from ..runtime.browser import Browser
 from ..runtime.procfs import process_state
 from ..verdict import Finding
+from .web import PageWatch
 
 if TYPE_CHECKING:
     from ..expect import Expectation
@@ -54,6 +57,8 @@ class OracleSettings:
     unresponsive_states: int = 3
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15
+    #: a web page whose main thread does not run a trivial script within this many seconds is frozen
+    page_answer: float = 2.0
 
 
 def last_exception_line(block: list[str]) -> str:
@@ -94,10 +99,24 @@ class ExpectationTracker:
     seen: dict[int, int] = field(default_factory=dict)  # expectation index → step first seen
     violated: dict[int, tuple[int, str]] = field(default_factory=dict)  # no_text index → (step, text)
     first_text: str | None = None
+    #: the DOM facts of the last read (a web app's rules), to explain a rule that never held
+    facts: dict[Query, Fact] = field(default_factory=dict)
 
     @property
     def needs_text(self) -> bool:
         return any(e.needs_text for e in self.expectations)
+
+    @property
+    def rules(self) -> list[tuple[int, Rule]]:
+        """The rule expectations, parsed, with their index."""
+        return [(index, e.rule) for index, e in enumerate(self.expectations) if e.kind == "rule"]
+
+    def observe_facts(self, facts: dict[Query, Fact], step: int) -> None:
+        """A DOM read of a web app: which rules hold now."""
+        self.facts = facts
+        for index, rule in self.rules:
+            if index not in self.seen and rule.holds(facts):
+                self.seen[index] = step
 
     def observe_text(self, text: str, step: int) -> None:
         if self.first_text is None:
@@ -117,7 +136,7 @@ class ExpectationTracker:
         checks = []
         progress = False
         for index, expectation in enumerate(self.expectations):
-            if expectation.kind == "text":
+            if expectation.kind in ("text", "rule"):
                 checks.append(index in self.seen)
                 progress = progress or self.seen.get(index, 0) > 0
             elif expectation.kind == "final_text":
@@ -144,6 +163,9 @@ class ExpectationTracker:
                 problem = f"the app exited with code {exit_code}"
             elif expectation.kind == "exits" and exit_code != expectation.code:
                 problem = "the app was still running" if exit_code is None else f"it exited with {exit_code}"
+            elif expectation.kind == "rule" and index not in self.seen:
+                shown = expectation.rule.explain(self.facts) if self.facts else "the page was never read"
+                problem = f"it never held; at the end {shown}"
             if problem:
                 details = f"last text seen:\n{final_text}" if expectation.needs_text else ""
                 found.append(Finding("expectation", f"expected {expectation.describe()}; {problem}",
@@ -180,10 +202,14 @@ class Oracles:
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
         self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
+        #: remarks for the verdict (a web page's console errors)
+        self.notes: list[str] = []
+        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
 
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
         self.app = app
+        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
         self._output_seen = 0
         self._last_change = time.monotonic()
         self._idle_changes = 0
@@ -201,10 +227,10 @@ class Oracles:
 
     # -- exit and output -------------------------------------------------------------------------------
     def check_exit(self, step: int) -> bool:
-        """True if the app has exited (a crash Finding is added for an abnormal exit)."""
+        """True if the app has exited (a crash Finding is added for an abnormal exit, or a web page's crash)."""
         code = self.app.poll()
         if code is None:
-            return False
+            return self._page_crashed(step)
         if code != 0 and not any(f.kind == "crash" for f in self.findings):
             blocks = split_tracebacks(self.app.text_output("stderr").splitlines())
             why = f"killed by {self.app.exit_signal}" if code < 0 else f"exited with code {code}"
@@ -222,6 +248,15 @@ class Oracles:
             self.findings.append(Finding("crash", message, step=step, details=details))
         return True
 
+    def _page_crashed(self, step: int) -> bool:
+        """A web page whose renderer died ends the run like an app that exited (its browser lives on)."""
+        crash = self.page.crash(step) if self.page is not None else None
+        if crash is None:
+            return False
+        if not any(f.kind == "crash" for f in self.findings):
+            self.findings.append(crash)
+        return True
+
     def check_no_window(self) -> None:
         """The app exited cleanly without ever showing a window: a GUI app that never appeared did not play
         (an app expected to exit, ``expect.exits()``, is judged by that expectation instead)."""
@@ -233,7 +268,10 @@ class Oracles:
                                      step=0, details="\n".join(output[-20:])))
 
     def check_output(self, step: int) -> None:
-        """Tracebacks printed while the app keeps running are exceptions (once per distinct error)."""
+        """Tracebacks printed while the app keeps running are exceptions (once per distinct error); a web
+        page's uncaught errors and failed requests too."""
+        if self.page is not None:
+            self.findings.extend(self.page.check_reports(step))
         lines = self.app.text_output().splitlines()
         if len(lines) <= self._output_seen or not any(TRACEBACK_START.match(x.strip())
                                                       for x in lines[self._output_seen:]):
@@ -276,6 +314,8 @@ class Oracles:
         (a title screen over a busy loop): only a backlog that never drains. Each look spawns ``ss``, so
         after a look found no backlog the next waits ``unread_input_for``.
         """
+        if self.page is not None:
+            return None  # a browser reads X events even when its page is stuck: the page is asked instead
         if process_state(self.app.pid) in ("T", "t"):
             return "stopped"
         now = time.monotonic()
@@ -296,8 +336,13 @@ class Oracles:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.
 
         An animation that stops while the process idles is a static screen (a pause, a game-over
-        screen), not a freeze.
+        screen), not a freeze. A web page is asked directly: its main thread must run a script in time.
         """
+        if self.page is not None and not self.frozen:
+            freeze = self.page.freeze(step, self.settings.page_answer)
+            if freeze is not None:
+                self.findings.append(freeze)
+                return True
         if not self.animating or now - self._last_change < self.settings.freeze_after:
             return False
         why = self._not_handling_input()

@@ -19,7 +19,9 @@ from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
 from ..policies.vocabulary import Vocabulary, scan_app
+from ..policies.webvocabulary import scan_web_app
 from ..runtime.app import App, AppError
+from ..runtime.browser import Browser
 from ..runtime.display import Display, DisplayError
 from ..runtime.executor import Executor
 from ..runtime.screen import Change, Screen, difference, frame_hash
@@ -30,6 +32,7 @@ from .controls import DeadControls
 from .launcher import Launcher
 from .oracles import Oracles
 from .spec import Pacing, RunResult, RunSpec
+from .web import DomReader, WebPage
 from .workers import FrameWriter, TextReader
 
 STARTUP_TIMEOUT = 20.0
@@ -43,6 +46,8 @@ RELAUNCH_TIME_LEFT = 5.0
 DISABLED_CONTRAST = 100
 #: A run launches its app at most this many times (it is launched again after each normal exit).
 MAX_LAUNCHES = 20
+#: Seconds a web page has to answer a DOM read (a page that does not is judged by the freeze oracle).
+DOM_READ_TIMEOUT = 0.5
 
 
 def run_session(
@@ -108,7 +113,7 @@ class Playthrough:
         self.stopped_by: StopReason | None = None
         self.judged: list[Finding] = []  # the policy's own "fail" verdicts
         self.policy: Policy | None = None
-        self.reader: TextReader | None = None
+        self.reader: TextReader | DomReader | None = None
         self.screen: Screen | None = None
         self.executor: Executor | None = None
         self.previous: np.ndarray | None = None
@@ -122,8 +127,7 @@ class Playthrough:
             self.oracles.check_no_window()
             self.stopped_by = "exit"
             return self.finish()
-        if self.oracles.expectations.needs_text:
-            self.reader = TextReader(self.vision, self.oracles.expectations.observe_text)
+        self.reader = self._reader()
         try:
             if not self._first_look():
                 return self.finish()
@@ -186,7 +190,7 @@ class Playthrough:
         seen_text = self.reader.text if self.reader else ""
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
-                                  seen_text=seen_text, launch=len(self.launcher.apps))
+                                  seen_text=seen_text, launch=len(self.launcher.apps), page=self._page())
         retry = None if getattr(self.policy, "scripted", False) else self.oracles.retry_target(key)
         decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
         self.tokens += decision.tokens
@@ -242,7 +246,7 @@ class Playthrough:
                     *(getattr(self.policy, "findings", []) if self.policy is not None else [])]
         exit_code = self.app.poll()
         if error is None:
-            final_text = _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""
+            final_text = self._final_text()
             findings.extend(self.oracles.expectations.findings(final_text, exit_code, len(self.steps)))
             if bounded and self.spec.strategy == "goal" and self._judges_goal() and not findings:
                 findings.append(Finding("timeout", f"the goal was not reached within {self.spec.max_steps} steps "
@@ -251,7 +255,8 @@ class Playthrough:
         verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
-        verdict.notes.extend([*self.notes, *(self.policy.notes if self.policy is not None else [])])
+        policy_notes = self.policy.notes if self.policy is not None else []
+        verdict.notes.extend([*self.notes, *self.oracles.notes, *policy_notes])
         if self.spec.record and self.artifacts is not None:
             self._record()
         return RunResult(verdict, self.steps)
@@ -335,7 +340,8 @@ class Playthrough:
                         credit=self.spec.strategy == "coverage")
         change = self.screen.effect(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
-        on_widget = not change and not self.oracles.animating and _on_widget(action, *seen, self.vision)
+        on_widget = not change and not self.oracles.animating and _on_widget(action, *seen, self.vision,
+                                                                            self._page())
         if on_widget:
             change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm, compare=self.screen.effect)
             after = self.screen.last
@@ -412,6 +418,8 @@ class Playthrough:
                           f"(launch {len(self.launcher.apps) + 1})")
         self.app = self.launcher.start()
         self.oracles.follow(self.app)
+        if isinstance(self.reader, DomReader) and isinstance(self.app, Browser):
+            self.reader.browser = self.app
         try:
             shown = self._shown() and self._painted(min(5.0, self.deadline - time.monotonic())) is not None
         except AppError as exc:  # too slow for the time left: the run ends here, the app did nothing wrong
@@ -432,13 +440,33 @@ class Playthrough:
                 and len(self.launcher.apps) < MAX_LAUNCHES)
 
     def _vocabulary(self) -> Vocabulary | None:
-        """The inputs the app's source handles (a Python app's; None for others), kept in the artifacts."""
-        vocabulary = scan_app(self.spec.app, self.launcher.cwd)
+        """The inputs the app's source handles (a Python or a web app's; None for others), kept in the artifacts."""
+        if isinstance(self.app, Browser):
+            if self.app.target.root is None:
+                return None  # a URL's source is not ours to read
+            vocabulary = scan_web_app(self.app.target.root)
+        else:
+            vocabulary = scan_app(self.spec.app, self.launcher.cwd)
         if vocabulary.is_empty and not vocabulary.sources:
             return None
         if self.artifacts is not None:
             (self.artifacts / VOCABULARY_FILE).write_text(json.dumps(vocabulary.to_dict(), indent=2) + "\n")
         return vocabulary
+
+    def _reader(self) -> TextReader | DomReader | None:
+        """What reads the app's text for the expectations: the DOM of a web page, else OCR when needed."""
+        tracker = self.oracles.expectations
+        if isinstance(self.app, Browser):
+            return DomReader(self.app, tracker, self.vision, timeout=DOM_READ_TIMEOUT)
+        return TextReader(self.vision, tracker.observe_text) if tracker.needs_text else None
+
+    def _page(self) -> WebPage | None:
+        return WebPage(self.app, timeout=DOM_READ_TIMEOUT) if isinstance(self.app, Browser) else None
+
+    def _final_text(self) -> str:
+        if isinstance(self.reader, DomReader):
+            return self.reader.final_text()
+        return _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""
 
     def _judges_goal(self) -> bool:
         return self.policy is not None and self.policy.judges_goal
@@ -517,12 +545,15 @@ def _until_still(screen: Screen, still: float, *, limit: float) -> None:
             latest, since = screen.last, time.monotonic()
 
 
-def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision) -> bool:
-    """Whether a click landed on an enabled-looking button (a control that should react). A field is not
-    judged: what a click shows there is focus, often no more than its blinking cursor."""
+def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision, page: WebPage | None) -> bool:
+    """Whether a click landed on an enabled-looking button (a control that should react); on a web page, on
+    an enabled button the DOM lists. A field is not judged: what a click shows there is focus, often no more
+    than its blinking cursor."""
     target = action.target
     if target is None or action.kind not in ("click", "double_click"):
         return False
+    if page is not None:
+        return any(w.kind == "button" and w.box.contains(*target) for w in page.widgets())
     return any(w.kind == "button" and w.box.contains(*target) and w.marked_at_centre(frame)
                and not _greyed_out(frame, w.box) for w in vision.widgets(frame, key=key))
 

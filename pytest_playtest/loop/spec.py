@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from .. import expect as expect_module
 from ..geometry import parse_size
+from ..runtime.browser import looks_like_web_app
 from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
 from ..trajectory import Step
 from ..verdict import Verdict
@@ -109,6 +110,10 @@ class RunSpec:
                 _ARGUMENTS[name](spec, value, arguments)
             except _BadArgument as exc:
                 raise SpecError(f"{where}: playtest argument {name}={value!r}: {exc}") from None
+        rules = [e for e in spec.expect if e.kind == "rule"]
+        if rules and looks_like_web_app(spec.app) is False:
+            raise SpecError(f"{where}: playtest argument expect: {rules[0]!r} reads a web page's DOM, but app="
+                            f"{spec.app!r} is a desktop app (rules are for .html files, web app folders and URLs)")
         return spec
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,6 +50,14 @@ class PolicyContext:
         return random.Random(self.seed)
 
 
+class PageView(Protocol):
+    """A web app's page as its DOM tells it (exact where OCR and widget detection guess)."""
+
+    def text(self) -> str: ...
+
+    def widgets(self) -> list[Widget]: ...
+
+
 @dataclass
 class Observation:
     """The window as the policy sees it before one step. OCR and widget detection run on demand only."""
@@ -64,6 +72,8 @@ class Observation:
     seen_text: str = ""
     #: which launch of the app this is (the app is launched again after it exits normally)
     launch: int = 1
+    #: a web app's page: its DOM text and clickable elements replace OCR and widget detection
+    page: PageView | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -73,10 +83,21 @@ class Observation:
         return self.vision.read(self.frame, key=self.frame_hash)
 
     def text(self) -> str:
+        if self.page is not None:
+            return self.page.text()
         return self.vision.text(self.frame, key=self.frame_hash)
 
     def widgets(self) -> list[Widget]:
-        return self.vision.widgets(self.frame, key=self.frame_hash)
+        """What looks interactive; on a web page the DOM's clickable elements, plus what vision finds drawn
+        on its canvases (a game's buttons are pixels)."""
+        if self.page is None:
+            return self.vision.widgets(self.frame, key=self.frame_hash)
+        elements = self.page.widgets()
+        canvases = [w.box for w in elements if w.kind == "shape"]
+        others = [w.box for w in elements if w.kind != "shape"]
+        drawn = [w for w in self.vision.widgets(self.frame, key=self.frame_hash)
+                 if any(c.contains(*w.center) for c in canvases) and not any(o.contains(*w.center) for o in others)]
+        return [*elements, *drawn]
 
 
 @dataclass

@@ -152,6 +152,8 @@ class App:
         #: The lines the app reaches, live (None unless covered).
         self.coverage_stream: CoverageStream | None = None
         self.launch_argv = self.argv
+        #: File descriptors the app inherits (a browser's DevTools pipes).
+        self.pass_fds: tuple[int, ...] = ()
         self.env = scrubbed_environment(display.env(), env)
         self.output: list[OutputLine] = []
         self._output_changed = threading.Condition()
@@ -177,7 +179,7 @@ class App:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
-                pass_fds=() if write_fd is None else (write_fd,),
+                pass_fds=self.pass_fds if write_fd is None else (*self.pass_fds, write_fd),
             )
         except (OSError, SandboxError) as exc:
             if read_fd is not None:

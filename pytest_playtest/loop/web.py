@@ -1,0 +1,141 @@
+"""What the browser says about a web app under test, turned into findings and notes.
+
+Uncaught errors, unhandled rejections and failed requests for the app's own files are ``exception``
+findings; a crashed renderer is a ``crash``; a main thread that does not run a trivial script within
+``OracleSettings.page_answer`` seconds is a ``freeze`` (a JavaScript busy loop keeps the browser reading
+X events, so the desktop freeze checks cannot see it); console errors and failed foreign requests are notes.
+The page's DOM is read for the expectations (text and rules) and offered to the policies (text, clickables).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..runtime import dom
+from ..runtime.app import AppError
+from ..runtime.browser import Browser
+from ..runtime.devtools import DevToolsTimeout
+from ..runtime.dom import DomError
+from ..verdict import Finding
+from ..vision import Vision, Widget
+from .workers import TextReader
+
+if TYPE_CHECKING:
+    from .oracles import ExpectationTracker
+
+
+class PageWatch:
+    """The browser's reports on one launch of a web app."""
+
+    def __init__(self, browser: Browser, notes: list[str]) -> None:
+        self.browser = browser
+        self.notes = notes  # the run's notes: console errors and foreign requests go there
+        self._reported: set[tuple[str, str]] = set()
+
+    def check_reports(self, step: int) -> list[Finding]:
+        """New findings from what the browser reported since the last look (each distinct error once)."""
+        found = []
+        for report in self.browser.reports():
+            if (report.message, report.location) in self._reported:
+                continue
+            self._reported.add((report.message, report.location))
+            where = f" at {report.location}" if report.location else ""
+            if report.kind == "exception":
+                found.append(Finding("exception", f"{report.message}{where} (the page kept running)", step=step,
+                                     details=report.details))
+            elif report.kind == "request":
+                found.append(Finding("exception", f"a file of the app's own failed to load: {report.message}",
+                                     step=step))
+            elif report.kind == "console":
+                self.notes.append(f"console error at step {step}: {report.message}{where}")
+            elif report.kind == "foreign_request":
+                self.notes.append(f"a request outside the app failed at step {step}: {report.message}")
+        return found
+
+    def crash(self, step: int) -> Finding | None:
+        """A crash finding when the page's renderer died (the browser process itself stays alive)."""
+        if not self.browser.crashed:
+            return None
+        return Finding("crash", "the page's renderer crashed (the browser showed \"Aw, Snap!\")", step=step)
+
+    def freeze(self, step: int, bound: float) -> Finding | None:
+        """A freeze finding when the page's main thread does not run a trivial script within ``bound`` seconds."""
+        if self.browser.crashed or self.browser.answers(bound):
+            return None
+        return Finding("freeze", f"the page's main thread did not run a script within {bound:g}s "
+                                 "(a busy loop or a blocking call)", step=step)
+
+
+class DomReader:
+    """Feeds the expectations from the page itself after every observation: its visible text (exact) and the
+    facts its rules need, in one DOM read; a page that draws on a canvas has the window OCRed too, in the
+    background, since canvas text is only pixels. Used instead of the OCR reader on web apps."""
+
+    def __init__(self, browser: Browser, tracker: ExpectationTracker, vision: Vision, *, timeout: float) -> None:
+        self.browser, self.tracker, self.vision, self.timeout = browser, tracker, vision, timeout
+        self.queries = list(dict.fromkeys(query for _, rule in tracker.rules for query in rule.queries))
+        self._ocr: TextReader | None = None
+        self.dom_text = ""
+        self.ocr_text = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.dom_text}\n{self.ocr_text}" if self.ocr_text else self.dom_text
+
+    def offer(self, frame: np.ndarray, key: str, step: int) -> None:
+        """Read the page now (a page that does not answer in time is the freeze oracle's to judge)."""
+        try:
+            state = dom.read(self.browser, self.queries, timeout=self.timeout)
+        except DomError:
+            raise
+        except (DevToolsTimeout, AppError):
+            return
+        self.dom_text = state.text
+        if self.queries:
+            self.tracker.observe_facts(state.facts, step)
+        if state.canvas and self.tracker.needs_text:
+            if self._ocr is None:
+                self._ocr = TextReader(self.vision, self._read_canvas)
+            self._ocr.offer(frame, key, step)
+        self.tracker.observe_text(self.text, step)
+
+    def _read_canvas(self, text: str, step: int) -> None:
+        self.ocr_text = text
+        self.tracker.observe_text(self.text, step)
+
+    def final_text(self) -> str:
+        """The page's text at the end of the run (the last read when the page no longer answers)."""
+        try:
+            state = dom.read(self.browser, self.queries, timeout=self.timeout)
+        except (DevToolsTimeout, AppError):
+            return self.text
+        self.dom_text = state.text
+        if self.queries:
+            self.tracker.facts = state.facts
+        return self.text
+
+    def close(self) -> None:
+        if self._ocr is not None:
+            self._ocr.close()
+
+
+class WebPage:
+    """The page as a policy sees it: its visible DOM text and its clickable elements, read on demand."""
+
+    def __init__(self, browser: Browser, *, timeout: float) -> None:
+        self.browser, self.timeout = browser, timeout
+
+    def text(self) -> str:
+        try:
+            return dom.read(self.browser, [], timeout=self.timeout).text
+        except (DevToolsTimeout, AppError):
+            return ""
+
+    def widgets(self) -> list[Widget]:
+        try:
+            found = dom.clickables(self.browser, timeout=self.timeout)
+        except (DevToolsTimeout, AppError):
+            return []
+        return [Widget(item.box, item.kind, item.text) for item in found]

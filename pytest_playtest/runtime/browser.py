@@ -1,0 +1,331 @@
+"""A web app under test: Chromium in app mode on the playtest display, with the DevTools protocol beside it.
+
+``app=`` names a web app with an ``.html`` file, a folder holding ``index.html``, or a loopback
+``http://127.0.0.1…`` URL. Files are served by a :class:`~.webserver.StaticServer` on 127.0.0.1. The
+browser is an :class:`~.app.App` like any other (own process group, scrubbed env, watchdog, window via
+X-Resource, screenshots and XTest input), launched with its own profile and the flags of
+:data:`CHROMIUM_FLAGS`; the protocol pipe (:mod:`.devtools`) adds what only the browser knows:
+uncaught JavaScript errors, failed requests, console errors, a crashed renderer, and the DOM.
+docs/web-apps.md explains every flag.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .app import App, AppError
+from .devtools import DevTools, DevToolsError, DevToolsTimeout, Event
+from .webserver import StaticServer
+
+if TYPE_CHECKING:
+    from .display import Display
+
+#: Where Chromium is looked for: Debian's real binary first (its /usr/bin/chromium wrapper script adds
+#: flags of its own and trips over a shell test on these machines).
+CHROMIUM_CANDIDATES = ("/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome")
+#: The flags every browser under test gets; docs/web-apps.md says why each is there.
+CHROMIUM_FLAGS = (
+    "--no-sandbox",  # the harness runs as root; Chromium refuses to start sandboxed as root
+    "--test-type",  # no "unsupported flag" bar pushing the page down
+    "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--password-store=basic", "--mute-audio",
+    "--log-level=3",  # no D-Bus noise in the app's output
+    "--enable-unsafe-swiftshader",  # WebGL on a display without a GPU
+    "--window-position=0,0",
+    "--remote-debugging-pipe",  # the protocol on fds 3/4: no TCP port anyone else could reach
+)
+WEB_SUFFIXES = (".html", ".htm")
+#: The page a web app's folder opens with.
+WEB_INDEX = "index.html"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: How long the browser may take to offer the page to the protocol after launch (seconds).
+PAGE_TARGET_TIMEOUT = 15.0
+#: How long the loop waits for a shown page to finish loading before it looks at it anyway (seconds).
+PAGE_LOAD_TIMEOUT = 5.0
+#: True once the app's page (not the blank one the window opens with) has loaded its styles and scripts.
+LOADED = "location.protocol !== 'about:' && document.readyState === 'complete'"
+#: Requests the browser makes on its own for any page: their failure is not the app's.
+INCIDENTAL_PATHS = ("/favicon.ico",)
+
+
+@dataclass(frozen=True)
+class WebTarget:
+    """Where a web app is: a URL to open, and the folder to serve when it is made of files."""
+
+    url: str
+    root: Path | None = None
+
+    @property
+    def origin(self) -> str:
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+
+def looks_like_web_app(app: str | Sequence[str]) -> bool | None:
+    """Whether ``app`` names a web app by its form alone (None: a path whose kind the file system tells)."""
+    if not isinstance(app, str):
+        return False
+    if app.startswith(("http://", "https://")) or app.lower().endswith(WEB_SUFFIXES):
+        return True
+    if app.endswith(".py"):
+        return False
+    return None
+
+
+def web_target(app: str | Sequence[str], cwd: Path | None) -> WebTarget | None:
+    """The web app ``app`` names (None: a desktop app); raises AppError for a web app that cannot be opened."""
+    if not isinstance(app, str) or looks_like_web_app(app) is False:
+        return None
+    if app.startswith(("http://", "https://")):
+        host = urlsplit(app).hostname or ""
+        if host not in LOOPBACK_HOSTS:
+            raise AppError(f"a web app URL must be on this machine (127.0.0.1 or localhost), got {app}")
+        return WebTarget(app)
+    path = Path(app) if Path(app).is_absolute() else (cwd or Path.cwd()) / app
+    if path.is_dir():
+        if not (path / WEB_INDEX).is_file():
+            return None  # a folder without a page is no web app (it may be an executable's argv)
+        return WebTarget(WEB_INDEX, root=path.resolve())
+    if looks_like_web_app(app):
+        if not path.is_file():
+            raise AppError(f"web app file not found: {path}")
+        return WebTarget(path.name, root=path.parent.resolve())
+    return None
+
+
+def chromium() -> str:
+    """The Chromium binary; AppError when none is installed."""
+    for candidate in CHROMIUM_CANDIDATES:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise AppError("Chromium is not installed: web apps need it (Debian: apt-get install chromium)")
+
+
+@dataclass(frozen=True)
+class PageReport:
+    """Something the browser reported about the page: an uncaught error, a failed request of the app's own,
+    a console error, a foreign request that failed, or a crashed renderer."""
+
+    kind: str  # "exception", "request", "console", "foreign_request", "crash"
+    message: str
+    location: str = ""
+    details: str = ""
+
+
+class Browser(App):
+    """Chromium showing one web app, on the playtest display, with its DevTools connection."""
+
+    def __init__(self, target: WebTarget, display: Display, *, env: Mapping[str, str] | None = None,
+                 size: tuple[int, int] | None = None) -> None:
+        self.target = target
+        self.size = size or display.size
+        self.profile = Path(tempfile.mkdtemp(prefix="playtest-chromium-"))
+        super().__init__([chromium()], display, cwd=self.profile, env=env)
+        self.server: StaticServer | None = None
+        self.devtools: DevTools | None = None
+        self.session = ""
+        self.url = target.url
+        self._events_read = 0
+
+    def start(self) -> Browser:
+        if self.target.root is not None:
+            self.server = StaticServer(self.target.root).start()
+            self.url = self.server.url(self.target.url)
+        width, height = self.size
+        self.argv = [*self.argv, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
+                     f"--window-size={width},{height}", f"--app={self.url}"]
+        commands_read, commands_write = _pipe_above(10)
+        events_read, events_write = _pipe_above(10)
+        # the browser reads commands on fd 3 and writes on fd 4; bash (dash knows no fd above 9) puts the
+        # pipes there and execs it
+        redirect = f"3<&{commands_read} 4>&{events_write} {commands_read}<&- {events_write}>&-"
+        self.launch_argv = ["bash", "-c", f'exec "$@" {redirect}', "bash", *self.argv]
+        self.pass_fds = (commands_read, events_write)
+        try:
+            super().start()
+        finally:
+            os.close(commands_read)
+            os.close(events_write)
+        self.devtools = DevTools(events_read, commands_write)
+        self._attach()
+        return self
+
+    def _attach(self) -> None:
+        """Attach to the app's page and enable the domains that report on it (they replay what came before)."""
+        assert self.devtools is not None
+        deadline = time.monotonic() + PAGE_TARGET_TIMEOUT
+        page = None
+        try:
+            while page is None:
+                targets = self.devtools.call("Target.getTargets")["targetInfos"]
+                page = next((t for t in targets if t.get("type") == "page"), None)
+                if page is None:
+                    if time.monotonic() > deadline:
+                        raise AppError(f"Chromium showed no page within {PAGE_TARGET_TIMEOUT:g}s")
+                    time.sleep(0.02)
+            self.devtools.call("Target.setDiscoverTargets", {"discover": True})
+            attached = self.devtools.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
+            self.session = attached["sessionId"]
+            for domain in ("Runtime", "Log", "Inspector"):
+                self.devtools.call(f"{domain}.enable", session=self.session)
+        except DevToolsError as exc:
+            self.terminate()
+            raise AppError(f"could not reach Chromium's page over DevTools: {exc}\n"
+                           f"{self.text_output('stderr')[-2000:]}") from None
+
+    def wait_for_window(self, *, timeout: float = 15.0) -> bool:
+        """Wait for the window, then for the page to finish loading (its styles and scripts), so the first
+        frame the loop sees is the page as its author meant it; a page still loading at the deadline is
+        looked at as it is."""
+        if not super().wait_for_window(timeout=timeout):
+            return False
+        deadline = time.monotonic() + PAGE_LOAD_TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                if self.evaluate(LOADED, timeout=max(deadline - time.monotonic(), 0.01)):
+                    break
+            except (DevToolsTimeout, AppError):
+                break  # a busy or broken page is for the oracles to judge
+            time.sleep(0.01)
+        return True
+
+    # -- the page ---------------------------------------------------------------------------------------
+    def evaluate(self, expression: str, *, timeout: float = 5.0) -> Any:
+        """The value of a JavaScript expression in the page (awaited when it is a promise).
+
+        Raises DevToolsTimeout when the page does not answer in time (its main thread is busy), AppError
+        when the page is gone or the expression threw.
+        """
+        if self.devtools is None:
+            raise AppError("the browser has not been started")
+        try:
+            result = self.devtools.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                             "awaitPromise": True}, session=self.session,
+                                        timeout=timeout)
+        except DevToolsTimeout:
+            raise
+        except DevToolsError as exc:
+            raise AppError(f"the page cannot be read: {exc}") from None
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise AppError(f"evaluating in the page failed: {_error_message(details)}")
+        return result.get("result", {}).get("value")
+
+    def answers(self, timeout: float) -> bool:
+        """Whether the page's main thread runs a trivial script within ``timeout`` seconds."""
+        try:
+            self.evaluate("1", timeout=timeout)
+        except DevToolsTimeout:
+            return False
+        except AppError:
+            return True  # a page that is gone is the crash oracle's, not a freeze
+        return True
+
+    @property
+    def crashed(self) -> bool:
+        """Whether the page's renderer died (the browser itself stays alive and shows "Aw, Snap!")."""
+        return self.devtools is not None and any(
+            e.method in ("Inspector.targetCrashed", "Target.targetCrashed") for e in self.devtools.events)
+
+    def reports(self) -> list[PageReport]:
+        """What the browser reported about the page since the last call."""
+        if self.devtools is None:
+            return []
+        events = self.devtools.events_since(self._events_read)
+        self._events_read += len(events)
+        return [report for event in events if (report := self._report(event)) is not None]
+
+    def _report(self, event: Event) -> PageReport | None:
+        params = event.params
+        if event.method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            return PageReport("exception", _error_message(details), self._location(details),
+                              details=_description(details))
+        if event.method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            text = " ".join(_remote_text(arg) for arg in params.get("args", []))
+            frames = params.get("stackTrace", {}).get("callFrames", [])
+            return PageReport("console", text, self._location(frames[0]) if frames else "")
+        if event.method == "Log.entryAdded":
+            entry = params.get("entry", {})
+            url = entry.get("url", "")
+            if entry.get("source") != "network" or entry.get("level") != "error" or not url:
+                return None
+            if urlsplit(url).path in INCIDENTAL_PATHS:
+                return None
+            kind = "request" if url.startswith(self._origin()) else "foreign_request"
+            return PageReport(kind, f"{entry.get('text', 'request failed')}: {self._short(url)}", self._short(url))
+        if event.method in ("Inspector.targetCrashed", "Target.targetCrashed"):
+            return PageReport("crash", "the page's renderer crashed (the browser shows \"Aw, Snap!\")")
+        return None
+
+    def _origin(self) -> str:
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def _short(self, url: str) -> str:
+        """A URL of the app's own without its origin (``/game.js``); others as they are."""
+        origin = self._origin()
+        return url[len(origin):] or "/" if url.startswith(origin) else url
+
+    def _location(self, where: Mapping[str, Any]) -> str:
+        """``file:line:column`` (1-based) of an exception or stack frame, the innermost frame first."""
+        frames = where.get("stackTrace", {}).get("callFrames", [])
+        frame = frames[0] if frames else where
+        url = frame.get("url", "")
+        if not url:
+            return ""
+        return f"{self._short(url)}:{int(frame.get('lineNumber', 0)) + 1}:{int(frame.get('columnNumber', 0)) + 1}"
+
+    # -- teardown -----------------------------------------------------------------------------------------
+    def terminate(self, grace: float = 1.0) -> int | None:
+        """Stop the browser's whole process group, then the protocol, the server and the profile."""
+        code = super().terminate(grace)
+        if self.devtools is not None:
+            self.devtools.close()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        shutil.rmtree(self.profile, ignore_errors=True)
+        return code
+
+
+def _pipe_above(lowest: int) -> tuple[int, int]:
+    """A pipe whose fds are at least ``lowest`` (clear of the 3 and 4 the browser's copy must get)."""
+    read, write = os.pipe()
+    high = (fcntl.fcntl(read, fcntl.F_DUPFD_CLOEXEC, lowest), fcntl.fcntl(write, fcntl.F_DUPFD_CLOEXEC, lowest))
+    os.close(read)
+    os.close(write)
+    return high
+
+
+def _error_message(details: Mapping[str, Any]) -> str:
+    """The first line of an exception's description ("TypeError: x is undefined"), or its value."""
+    exception = details.get("exception", {})
+    first = (exception.get("description") or "").split("\n", 1)[0]
+    if not first and "value" in exception:
+        first = json.dumps(exception["value"])
+    text = details.get("text", "")
+    if not first:
+        return text or "an uncaught error"
+    return f"{text} {first}".strip() if text.startswith("Uncaught (in promise)") else first
+
+
+def _description(details: Mapping[str, Any]) -> str:
+    return str(details.get("exception", {}).get("description") or details.get("text", ""))
+
+
+def _remote_text(value: Mapping[str, Any]) -> str:
+    if "value" in value:
+        return value["value"] if isinstance(value["value"], str) else json.dumps(value["value"])
+    return str(value.get("description", value.get("type", "")))

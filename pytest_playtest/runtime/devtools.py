@@ -1,0 +1,146 @@
+"""A small client of the Chrome DevTools protocol over ``--remote-debugging-pipe``.
+
+Chromium reads commands from its fd 3 and writes replies and events to its fd 4, each a JSON object
+ending in a NUL byte. No TCP port is opened, so no other process on the machine can drive the browser.
+A reader thread splits the stream: replies go to the call waiting for their id, events are kept in
+order for whoever asks (``events_since``). Why a hand-written client: see docs/web-apps.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+#: How long a command may take before the client stops waiting for it (seconds).
+DEFAULT_TIMEOUT = 10.0
+
+
+class DevToolsError(RuntimeError):
+    """The browser answered a command with an error, or the pipe closed."""
+
+
+class DevToolsTimeout(DevToolsError):
+    """The browser did not answer a command in time (its reply, if it ever comes, is dropped)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One protocol event: its method, parameters, and the page session it came from ("" for the browser)."""
+
+    method: str
+    params: dict[str, Any]
+    session: str = ""
+    time: float = field(default_factory=time.monotonic)
+
+
+class DevTools:
+    """The protocol connection to one browser: ``call`` commands, read ``events_since``."""
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self._reader = os.fdopen(read_fd, "rb", buffering=0)
+        self._writer = os.fdopen(write_fd, "wb", buffering=0)
+        self._write_lock = threading.Lock()
+        self._changed = threading.Condition()
+        self._next_id = 0
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._waiting: set[int] = set()
+        self.events: list[Event] = []
+        self.closed = False
+        self._thread = threading.Thread(target=self._read, daemon=True, name="playtest-devtools")
+        self._thread.start()
+
+    def call(self, method: str, params: dict[str, Any] | None = None, *, session: str = "",
+             timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """Send a command and wait for its result; raises DevToolsTimeout or DevToolsError."""
+        with self._changed:
+            self._next_id += 1
+            ident = self._next_id
+            self._waiting.add(ident)
+        message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        try:
+            with self._write_lock:
+                self._writer.write(json.dumps(message).encode() + b"\0")
+        except OSError as exc:
+            self._forget(ident)
+            raise DevToolsError(f"the browser's pipe is closed ({exc})") from None
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while ident not in self._replies:
+                left = deadline - time.monotonic()
+                if self.closed or left <= 0:
+                    self._waiting.discard(ident)
+                    if self.closed:
+                        raise DevToolsError(f"the browser closed its pipe before answering {method}")
+                    raise DevToolsTimeout(f"{method} was not answered within {timeout:g}s")
+                self._changed.wait(left)
+            self._waiting.discard(ident)
+            reply = self._replies.pop(ident)
+        if "error" in reply:
+            raise DevToolsError(f"{method}: {reply['error'].get('message', reply['error'])}")
+        result: dict[str, Any] = reply.get("result", {})
+        return result
+
+    def _forget(self, ident: int) -> None:
+        with self._changed:
+            self._waiting.discard(ident)
+
+    def events_since(self, index: int) -> list[Event]:
+        """The events received after the first ``index`` ones."""
+        with self._changed:
+            return self.events[index:]
+
+    def wait_for_event(self, method: str, *, timeout: float, since: int = 0) -> Event | None:
+        """The first event of that method after the first ``since`` ones, waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                found = next((e for e in self.events[since:] if e.method == method), None)
+                left = deadline - time.monotonic()
+                if found is not None or left <= 0 or self.closed:
+                    return found
+                self._changed.wait(left)
+
+    def _read(self) -> None:
+        buffer = b""
+        while chunk := self._read_chunk():
+            buffer += chunk
+            *messages, buffer = buffer.split(b"\0")
+            for raw in messages:
+                self._dispatch(raw)
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+    def _read_chunk(self) -> bytes:
+        try:
+            return self._reader.read(65536) or b""
+        except (OSError, ValueError):
+            return b""
+
+    def _dispatch(self, raw: bytes) -> None:
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return  # not a protocol message: nothing waits for it
+        with self._changed:
+            if "id" in message:
+                if message["id"] in self._waiting:  # a reply nobody waits for any more is dropped
+                    self._replies[message["id"]] = message
+            elif "method" in message:
+                self.events.append(Event(message["method"], message.get("params", {}), message.get("sessionId", "")))
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """Close our ends of the pipes (the reader ends when the browser's end closes too)."""
+        for stream in (self._writer, self._reader):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self._thread.join(timeout=2)

@@ -1,0 +1,125 @@
+"""Reading a web app's DOM in one script: its visible text, the facts its rules need, its clickable elements.
+
+Each read is one ``Runtime.evaluate`` over the DevTools pipe (well under a millisecond for a small page);
+with ``--app``, one CSS pixel is one screen pixel, so an element's box is its ``getBoundingClientRect()``
+in window coordinates.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..geometry import Box
+from ..rules import Fact, Query
+from .app import AppError
+
+if TYPE_CHECKING:
+    from .browser import Browser
+
+#: How one element is found: a CSS selector, or (for a bare name that matches nothing) an id.
+_FIND = """
+const find = (selector) => {
+  const found = document.querySelector(selector);
+  if (found || !/^[A-Za-z][\\w-]*$/.test(selector)) return found;
+  return document.getElementById(selector);
+};
+const visible = (el) => {
+  if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return false;
+  const box = el.getBoundingClientRect();
+  return box.width > 0 && box.height > 0;
+};
+const valueOf = (el) => {
+  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return String(el.checked);
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
+    return el.value;
+  }
+  return (visible(el) ? el.innerText : el.textContent).trim();
+};
+"""
+
+_READ = _FIND + """
+const fact = (query) => {
+  let el;
+  try { el = find(query.selector); } catch (error) { return {error: String(error.message || error)}; }
+  if (!el) return {exists: false, visible: false, value: null};
+  const value = query.attribute === null ? valueOf(el) : el.getAttribute(query.attribute);
+  return {exists: true, visible: visible(el), value};
+};
+const canvas = [...document.querySelectorAll("canvas")].some(visible);
+return {text: document.body ? document.body.innerText : "", facts: QUERIES.map(fact), canvas};
+"""
+
+#: What counts as clickable: controls, links, ARIA buttons, inline handlers, and what shows a hand cursor.
+_CLICKABLES = _FIND + """
+const controls = "button, a[href], input:not([type=hidden]), select, textarea, summary, label[for], " +
+  "[onclick], [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], canvas";
+const seen = new Set(document.querySelectorAll(controls));
+for (const el of document.body ? document.body.querySelectorAll("*") : []) {
+  if (el.onclick || getComputedStyle(el).cursor === "pointer") seen.add(el);
+}
+const out = [];
+for (const el of seen) {
+  if (!visible(el) || el.disabled) continue;
+  if (el.parentElement && seen.has(el.parentElement.closest(controls) || null) && el.tagName !== "CANVAS") {
+    continue;  // a label inside its button is the button
+  }
+  const box = el.getBoundingClientRect();
+  const x = Math.max(0, Math.round(box.left)), y = Math.max(0, Math.round(box.top));
+  const w = Math.min(innerWidth, Math.round(box.right)) - x, h = Math.min(innerHeight, Math.round(box.bottom)) - y;
+  if (w < 2 || h < 2) continue;
+  const tag = el.tagName.toLowerCase();
+  const kind = ["input", "textarea", "select"].includes(tag) && !["button", "submit", "checkbox", "radio"]
+    .includes(el.type) ? "field" : (tag === "canvas" ? "shape" : "button");
+  out.push({x, y, w, h, kind, text: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim()});
+}
+return out;
+"""
+
+
+@dataclass(frozen=True)
+class DomState:
+    """One read of the page: its visible text, a Fact per query, and whether it shows a canvas."""
+
+    text: str
+    facts: dict[Query, Fact] = field(default_factory=dict)
+    canvas: bool = False
+
+
+@dataclass(frozen=True)
+class Clickable:
+    """An element a user would click, with its box in window coordinates."""
+
+    box: Box
+    kind: str  # "button", "field" or "shape" (a canvas)
+    text: str = ""
+
+
+class DomError(AppError):
+    """A rule's selector the browser refuses (the message names the selector)."""
+
+
+def _script(body: str, **constants: Any) -> str:
+    prelude = "".join(f"const {name} = {json.dumps(value)};\n" for name, value in constants.items())
+    return f"(() => {{\n{prelude}{body}}})()"
+
+
+def read(browser: Browser, queries: Sequence[Query], *, timeout: float) -> DomState:
+    """The page's text and the facts ``queries`` ask for; DevToolsTimeout when the page does not answer."""
+    wire = [{"selector": q.selector, "attribute": q.attribute} for q in queries]
+    result = browser.evaluate(_script(_READ, QUERIES=wire), timeout=timeout)
+    facts = {}
+    for query, raw in zip(queries, result["facts"], strict=True):
+        if "error" in raw:
+            raise DomError(f"the selector {query.selector!r} is not valid CSS: {raw['error']}")
+        facts[query] = Fact(bool(raw["exists"]), bool(raw["visible"]), raw["value"])
+    return DomState(str(result["text"]), facts, bool(result["canvas"]))
+
+
+def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
+    """The visible, enabled elements a user can click, outermost first, in document order."""
+    found = browser.evaluate(_script(_CLICKABLES), timeout=timeout)
+    return [Clickable(Box(item["x"], item["y"], item["w"], item["h"]), item["kind"], item["text"])
+            for item in found]

@@ -1,0 +1,242 @@
+"""Web apps in real Chromium on the real display: launch, input, the browser's reports, teardown."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_playtest.actions import Action
+from pytest_playtest.loop.oracles import Oracles, OracleSettings
+from pytest_playtest.loop.playthrough import run_session
+from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.runtime.app import AppError
+from pytest_playtest.runtime.browser import Browser, WebTarget, web_target
+from pytest_playtest.runtime.display import Display
+from pytest_playtest.runtime.executor import Executor
+from pytest_playtest.runtime.procfs import group_pids
+from pytest_playtest.runtime.screen import Screen
+from pytest_playtest.vision import Vision
+from tests.conftest import REPO
+
+WEB = REPO / "fixtures" / "web"
+DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=15, timeout=40.0, options={})
+PROFILE_FLAG = b"--user-data-dir=/tmp/playtest-chromium-"
+
+
+@pytest.fixture(scope="module")
+def vision() -> Vision:
+    return Vision()
+
+
+def play(display: Display, vision: Vision, **kwargs):  # noqa: ANN201
+    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
+    return run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
+
+
+def browsers_running() -> list[int]:
+    """Processes of any browser under test (each has its own profile folder)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if PROFILE_FLAG in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.fixture
+def browser(display: Display):  # noqa: ANN201
+    started: list[Browser] = []
+
+    def start(page: str) -> Browser:
+        target = web_target(str(WEB / page), None)
+        assert target is not None
+        app = Browser(target, display).start()
+        started.append(app)
+        assert app.wait_for_window(timeout=20), app.text_output()
+        return app
+
+    yield start
+    for app in started:
+        app.terminate()
+
+
+# -- what app= names -------------------------------------------------------------------------------------
+def test_web_targets_by_form(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("<p>hi</p>")
+    (tmp_path / "game.html").write_text("<p>hi</p>")
+    assert web_target(str(tmp_path / "game.html"), None) == WebTarget("game.html", root=tmp_path.resolve())
+    assert web_target("site", tmp_path) == WebTarget("index.html", root=(tmp_path / "site").resolve())
+    assert web_target("http://127.0.0.1:8000/app/", None) == WebTarget("http://127.0.0.1:8000/app/")
+    assert web_target("http://localhost:3000", None) is not None
+    assert web_target(str(tmp_path / "main.py"), None) is None
+    assert web_target(["python", "x.py"], None) is None
+    assert web_target(str(tmp_path), None) is None  # a folder without index.html is no web app
+    with pytest.raises(AppError, match="must be on this machine"):
+        web_target("https://example.com/", None)
+    with pytest.raises(AppError, match="web app file not found"):
+        web_target(str(tmp_path / "nope.html"), None)
+
+
+# -- launch, input, teardown ----------------------------------------------------------------------------
+def test_a_page_is_clicked_and_changes_and_nothing_is_left(display: Display, browser) -> None:  # noqa: ANN001
+    app = browser("counter.html")
+    screen, executor = Screen(display, app), Executor(display, app)
+    try:
+        before = screen.wait_until_painted(timeout=10)
+        assert app.evaluate("document.getElementById('count').textContent") == "Count: 0"
+        executor.perform(Action.click(120, 70))  # the Add button, with a real XTest click
+        after = screen.wait_for_change(before, timeout=5)
+        assert after, "the click changed no pixel"
+        assert app.evaluate("document.getElementById('count').textContent") == "Count: 1"
+        executor.perform(Action.press("up"))  # a real key: the page handles ArrowUp
+        deadline = time.monotonic() + 5
+        while app.evaluate("document.getElementById('count').textContent") != "Count: 11":
+            assert time.monotonic() < deadline, "the key never reached the page"
+            time.sleep(0.02)
+    finally:
+        screen.close()
+    pgid, profile = app.pid, app.profile
+    assert len(group_pids(pgid)) > 1  # the browser and its renderers share the app's process group
+    app.terminate()
+    assert group_pids(pgid) == []
+    assert not profile.exists()
+    assert browsers_running() == []
+
+
+def test_a_correct_page_passes_ten_runs_of_ten(display: Display, vision: Vision) -> None:
+    for run in range(10):
+        verdict = play(display, vision, app=str(WEB / "counter.html"), max_steps=6).verdict
+        assert verdict.status == "pass", f"run {run + 1}: {verdict.summary()}"
+        assert browsers_running() == []
+
+
+# -- what the browser reports ----------------------------------------------------------------------------
+def test_an_uncaught_error_is_an_exception_with_its_message_and_place(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "raises.html")).verdict
+    finding = verdict.first("exception")
+    assert finding is not None, verdict.summary()
+    assert "TypeError: Cannot read properties of null (reading 'write')" in finding.message
+    assert "/toy.js:14:" in finding.message
+    assert "/toy.js:14:10)" in finding.details  # the stack
+    assert verdict.first("crash") is None and verdict.first("freeze") is None
+
+
+def test_an_unhandled_rejection_is_an_exception(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "rejects.html")).verdict
+    assert verdict.kinds() == ["exception"], verdict.summary()
+    assert "Uncaught (in promise) Error: the score was not saved at /toy.js:17:" in verdict.first("exception").message
+
+
+def test_a_missing_file_of_the_app_is_an_exception(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "missing.html"), max_steps=4).verdict
+    assert verdict.kinds() == ["exception"], verdict.summary()
+    finding = verdict.first("exception")
+    assert "404" in finding.message and "/helpers.js" in finding.message and finding.step == 0
+
+
+def test_console_errors_are_notes(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "console.html"), max_steps=6).verdict
+    assert verdict.status == "pass", verdict.summary()
+    assert any("console error" in note and "count went up to 1" in note and "/toy.js:23:" in note
+               for note in verdict.notes), verdict.notes
+
+
+def test_a_busy_main_thread_is_a_freeze(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "busy.html")).verdict
+    assert verdict.kinds() == ["freeze"], verdict.summary()
+    assert "main thread did not run a script" in verdict.first("freeze").message
+    assert browsers_running() == []
+
+
+def test_a_crashed_renderer_is_a_crash(browser) -> None:  # noqa: ANN001
+    app = browser("counter.html")
+    oracles = Oracles(app, [], OracleSettings())
+    assert not oracles.check_exit(0)
+    renderers = [pid for pid in group_pids(app.pid)
+                 if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert renderers, "the page has no renderer process"
+    for pid in renderers:  # the renderer dies as an out-of-memory kill would end it
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while not app.crashed:
+        assert time.monotonic() < deadline, [e.method for e in app.devtools.events]
+        time.sleep(0.05)
+    assert oracles.check_exit(1)
+    assert [f.kind for f in oracles.findings] == ["crash"]
+    assert app.alive  # the browser process outlives its renderer
+
+
+# -- the DOM as evidence ----------------------------------------------------------------------------------
+RULES_ON_THE_PAGE = [
+    ("#score > 0", True), ("#score >= 13", False), ("#lives == 3", True), ("#lives < 3", False),
+    ("#status == 'Won'", True), ("#status != 'Won'", False), ("#io-json contains 'Social Ad'", True),
+    ("#status icontains 'WON'", True), ("#name startswith 'Ada'", True), ("#name endswith 'Byron'", False),
+    ("#status visible", True), ("#hidden visible", False), ("#hidden not visible", True),
+    ("#faded not visible", True), ("#nothing not visible", True), ("#score exists", True),
+    (".tile exists", True), ("[data-cell^='a'] exists", True), ("[data-cell^='b'] exists", False),
+    ("#nothing not exists", True), ("#toggle[aria-expanded] == 'true'", True), ("#agree == 'true'", True),
+    ("#slides .slide:first-child.expanded.exists", True), ("gridContainer contains 'Meditate 5min'", True),
+    ("#status == 'Won' AND #lives > 5", False), ("#status == 'Won' AND #lives > 5 OR .tile exists", True),
+]
+
+
+def test_every_rule_form_on_a_real_page(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.rules import parse
+    from pytest_playtest.runtime import dom
+
+    app = browser("rules.html")
+    for source, expected in RULES_ON_THE_PAGE:
+        rule = parse(source)
+        state = dom.read(app, rule.queries, timeout=5)
+        assert rule.holds(state.facts) is expected, f"{source}: {rule.explain(state.facts)}"
+    assert "Score: 12" in dom.read(app, [], timeout=5).text
+
+
+def test_an_invalid_selector_is_a_clear_error(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.rules import parse
+    from pytest_playtest.runtime import dom
+
+    app = browser("rules.html")
+    with pytest.raises(dom.DomError, match=r"the selector '#1up' is not valid CSS"):
+        dom.read(app, parse("#1up exists").queries, timeout=5)
+
+
+def test_clickable_elements_come_with_their_boxes(browser) -> None:  # noqa: ANN001
+    from pytest_playtest.runtime import dom
+
+    app = browser("counter.html")
+    found = {item.text: item for item in dom.clickables(app, timeout=5)}
+    assert set(found) == {"Add", "Minus", "Reset"}
+    add = found["Add"]
+    assert (add.box.x, add.box.y, add.box.w, add.box.h, add.kind) == (40, 40, 160, 60, "button")
+
+
+def test_rules_and_dom_text_judge_a_run(display: Display, vision: Vision) -> None:
+    from pytest_playtest import expect
+
+    passing = play(display, vision, app=str(WEB / "counter.html"), strategy="goal", max_steps=20,
+                   expect=[expect.rule("#count contains 'Count: 1'"), expect.text(r"Count: \d")]).verdict
+    assert passing.status == "pass", passing.summary()
+    failing = play(display, vision, app=str(WEB / "counter.html"), max_steps=4,
+                   expect=[expect.rule("#count > 100 AND #status == 'Won'")]).verdict
+    assert failing.kinds() == ["expectation"], failing.summary()
+    message = failing.first("expectation").message
+    assert "never held" in message and "#count is 'Count:" in message and "#status is 'Ready'" in message
+
+
+def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
+    from pytest_playtest import expect
+    from pytest_playtest.loop.spec import SpecError
+
+    with pytest.raises(SpecError, match="reads a web page's DOM, but app='game.py' is a desktop app"):
+        RunSpec.from_kwargs({"app": "game.py", "expect": [expect.rule("#score > 0")]}, defaults=DEFAULTS,
+                            where="test")

@@ -1,0 +1,52 @@
+"""The inputs a web app's JavaScript/TypeScript handles, read from its files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_playtest.policies.webvocabulary import scan_web_app
+from tests.conftest import REPO
+
+
+def test_keys_compared_with_key_and_code(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text('<canvas id="c"></canvas><script src="game.js"></script>')
+    (tmp_path / "game.js").write_text("""
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowLeft') left();
+  if ("ArrowRight" == e.key) right();
+  switch (e.code) { case "KeyW": up(); break; case 'Space': jump(); break; }
+  if (e.key === 'p') pause();
+  if (e.keyCode === 27) quit();
+});
+canvas.addEventListener("mousedown", start);
+canvas.addEventListener("mousemove", aim);
+""")
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("left", "right", "w", "space", "p", "escape")
+    assert vocabulary.buttons == ("left",) and vocabulary.drags and not vocabulary.typing
+    assert vocabulary.sources == ("game.js", "index.html")
+
+
+def test_typescript_key_tables_and_clicks(tmp_path: Path) -> None:
+    (tmp_path / "app.ts").write_text("""
+const moves: Record<string, number> = { ArrowUp: -1, ArrowDown: 1 };
+window.onkeydown = (event: KeyboardEvent) => { move(moves[event.key]); };
+button.onclick = () => add();
+el.addEventListener("contextmenu", menu);
+""")
+    (tmp_path / "index.html").write_text('<input id="name"><script src="app.js"></script>')
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("up", "down")
+    assert vocabulary.buttons == ("left", "right") and vocabulary.typing
+
+
+def test_a_page_without_key_listeners_has_no_keys(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<button onclick=\"go('ArrowLeft')\">Go</button>")
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == () and vocabulary.buttons == ("left",)
+
+
+def test_the_web_toy() -> None:
+    vocabulary = scan_web_app(REPO / "fixtures" / "web")
+    assert vocabulary.keys == ("up",) and vocabulary.buttons == ("left",)
+    assert vocabulary.texts == ("Add", "Minus", "Reset", "More")  # rules.html has a More button
