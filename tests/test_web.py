@@ -38,13 +38,16 @@ def play(display: Display, vision: Vision, **kwargs):  # noqa: ANN201
     return run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
 
 
-def browsers_running() -> list[int]:
-    """Processes of any browser under test (each has its own profile folder)."""
+def browsers_running(display: Display) -> list[int]:
+    """Processes of any browser under test on this display (each has its own profile folder; another xdist
+    worker's browsers are on its own display)."""
     found = []
+    wanted = f"DISPLAY={display.name}".encode()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if PROFILE_FLAG in (entry / "cmdline").read_bytes():
+                ours = wanted in (entry / "environ").read_bytes().split(b"\0")
+                if ours and PROFILE_FLAG in (entry / "cmdline").read_bytes():
                     found.append(int(entry.name))
             except OSError:
                 continue
@@ -109,14 +112,14 @@ def test_a_page_is_clicked_and_changes_and_nothing_is_left(display: Display, bro
     app.terminate()
     assert group_pids(pgid) == []
     assert not profile.exists()
-    assert browsers_running() == []
+    assert browsers_running(display) == []
 
 
 def test_a_correct_page_passes_ten_runs_of_ten(display: Display, vision: Vision) -> None:
     for run in range(10):
         verdict = play(display, vision, app=str(WEB / "counter.html"), max_steps=6).verdict
         assert verdict.status == "pass", f"run {run + 1}: {verdict.summary()}"
-        assert browsers_running() == []
+        assert browsers_running(display) == []
 
 
 # -- what the browser reports ----------------------------------------------------------------------------
@@ -154,7 +157,7 @@ def test_a_busy_main_thread_is_a_freeze(display: Display, vision: Vision) -> Non
     verdict = play(display, vision, app=str(WEB / "busy.html")).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
     assert "main thread did not run a script" in verdict.first("freeze").message
-    assert browsers_running() == []
+    assert browsers_running(display) == []
 
 
 def test_a_crashed_renderer_is_a_crash(browser) -> None:  # noqa: ANN001

@@ -18,9 +18,12 @@ from ..verdict import Finding
 from .web import PageWatch
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..expect import Expectation
     from ..runtime.app import App
     from ..trajectory import Step
+    from ..vision import Widget
 
 #: tries of a suspect target after which the loop stops retrying it by itself
 MAX_RETRIES = 8
@@ -352,7 +355,8 @@ class Oracles:
                                f"{now - self._last_change:.1f}s and it is {why}")
         return True
 
-    def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None) -> None:
+    def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None,
+                   buttons: Sequence[Widget] = ()) -> None:
         """Account for one performed action and its visible effect.
 
         ``state`` is the hash of the frame the effect was judged against (the pointer already resting on
@@ -373,11 +377,11 @@ class Oracles:
         if not self._no_effect_run:
             self._first_no_effect_at = now
         self._no_effect_run.append(step)
-        self._check_unresponsive(step, on_widget, state or step.before_hash)
+        self._check_unresponsive(step, on_widget, state or step.before_hash, buttons)
         if not self.animating:  # an animating app is watched by check_freeze instead
             self._check_stuck(step, now)
 
-    def _check_unresponsive(self, step: Step, on_widget: bool, state: str) -> None:
+    def _check_unresponsive(self, step: Step, on_widget: bool, state: str, buttons: Sequence[Widget]) -> None:
         target = step.action.target
         if target is None or step.action.kind not in ("click", "double_click"):
             return
@@ -391,7 +395,8 @@ class Oracles:
         suspect.steps.append(step.index)
         if on_widget and state not in suspect.states:
             suspect.states.append(state)
-        if len(suspect.states) >= self.settings.unresponsive_states and not self._raised(suspect.steps):
+        if (len(suspect.states) >= self.settings.unresponsive_states and not self._raised(suspect.steps)
+                and not self._sibling_works(target, buttons)):
             self.findings.append(Finding(
                 "unresponsive",
                 f"{step.action.label()} on a widget had no visible effect in {len(suspect.states)} different "
@@ -406,6 +411,13 @@ class Oracles:
         shows nothing, and is already reported."""
         tried = {*steps, *(s + 1 for s in steps)}
         return any(f.kind == "exception" and f.step in tried for f in self.findings)
+
+    def _sibling_works(self, target: tuple[int, int], buttons: Sequence[Widget]) -> bool:
+        """Whether another button with the same caption worked: a list's equal buttons are one control (the
+        last row's Down has nowhere to move its row)."""
+        caption = next((b.text for b in buttons if b.box.contains(*target)), "")
+        return bool(caption) and any(b.text == caption and any(b.box.contains(*t) for t in self._responsive)
+                                     for b in buttons if not b.box.contains(*target))
 
     def _responded(self, target: tuple[int, int] | None) -> None:
         """A target with a visible effect works: some states legitimately ignore it (a pending operator)."""

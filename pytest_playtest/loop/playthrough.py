@@ -27,7 +27,7 @@ from ..runtime.executor import Executor
 from ..runtime.screen import Change, Screen, difference, frame_hash
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
-from ..vision import Vision
+from ..vision import Vision, Widget
 from .controls import DeadControls
 from .launcher import Launcher
 from .oracles import Oracles
@@ -226,7 +226,8 @@ class Playthrough:
         step.duration = time.monotonic() - self.started - step.started
         if self.frames:
             step.screenshot = self.frames.write(step.index, after)
-        self.oracles.after_step(step, on_widget, time.monotonic(), state=state)
+        self.oracles.after_step(step, on_widget, time.monotonic(), state=state,
+                                buttons=self._buttons(key))
         if self.controls is not None:
             self.controls.observe(step, animating=self.oracles.animating)
         if self.oracles.frozen:
@@ -347,6 +348,13 @@ class Playthrough:
             after = self.screen.last
             on_widget = not change
         return after, change, on_widget
+
+    def _buttons(self, key: str) -> list[Widget]:
+        """The buttons of the frame of this hash, when its widgets are known already (finding them only for
+        this would cost an OCR pass per step)."""
+        page = self._page()
+        widgets = page.widgets() if page is not None else self.vision.cached_widgets(key) or []
+        return [w for w in widgets if w.kind == "button"]
 
     def _hover(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, str]:
         """The frame (and its hash) to compare the action's effect against, with the pointer already on the

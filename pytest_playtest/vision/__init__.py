@@ -52,6 +52,11 @@ class Vision(Ocr):
         self._widget_cache.put(key, tuple(found))
         return found
 
+    def cached_widgets(self, key: str) -> list[Widget] | None:
+        """The widgets found on the frame of this hash, if they were looked for already (else None)."""
+        cached = self._widget_cache.get(key)
+        return None if cached is None else list(cached)
+
     def find(self, frame: np.ndarray, template: np.ndarray | str | Path, *, threshold: float = 0.9) -> list[Box]:
         """Where ``template`` (an RGB array or an image file) appears, best match first (see ``templates.find``)."""
         return templates.find(frame, template, threshold=threshold)
