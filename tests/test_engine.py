@@ -198,5 +198,5 @@ def test_a_blinking_text_cursor_neither_hides_a_dead_button_nor_makes_a_form_ani
         display: Display, vision: Vision, dead: bool, kinds: list[str]) -> None:
     """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
     app = [sys.executable, str(APPS / "tk_form.py"), *(["--dead-clear"] if dead else [])]
-    verdict = play(display, vision, app=app, max_steps=80).verdict
+    verdict = play(display, vision, app=app, max_steps=150, timeout=90).verdict
     assert verdict.kinds() == kinds, verdict.summary()
