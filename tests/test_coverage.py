@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from pytest_playtest.actions import Action
-from pytest_playtest.runtime.app import App
+from pytest_playtest.runtime.app import App, AppError
 from pytest_playtest.runtime.coverage import (
     BOOT,
     CoverageError,
@@ -503,7 +503,11 @@ def test_a_module_app_is_measured_from_its_working_directory(
 def frame_rate(display: Display, app: App, seconds: float = 3.0) -> tuple[float, float]:
     """(frames per second seen on screen, CPU share of the app) over ``seconds``."""
     screen = Screen(display, app)
-    screen.wait_until_painted(timeout=5)
+    try:
+        screen.wait_until_painted(timeout=5)
+    except AppError:  # SDL may replace its first window: look the app's window up again, as the loop does
+        assert app.wait_for_window(timeout=6), app.text_output()
+        screen.wait_until_painted(timeout=5)
     time.sleep(0.5)
     changes, last = 0, frame_hash(screen.screenshot())
     cpu_before, started = cpu_seconds(app.pid) or 0.0, time.monotonic()
