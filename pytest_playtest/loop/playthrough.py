@@ -17,7 +17,7 @@ from ..actions import POINTER_KINDS, Action, ActionError
 from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..geometry import Box
 from ..policies import make_policy
-from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..policies.base import Observation, Policy, PolicyContext, PolicyError
 from ..policies.vocabulary import Vocabulary, scan_app
 from ..policies.webvocabulary import scan_web_app
 from ..runtime.app import App, AppError
@@ -31,6 +31,7 @@ from ..vision import Vision, Widget
 from .controls import DeadControls
 from .launcher import Launcher
 from .oracles import Oracles
+from .retries import Retries
 from .spec import Pacing, RunResult, RunSpec
 from .web import DomReader, WebPage
 from .workers import FrameWriter, TextReader
@@ -107,6 +108,7 @@ class Playthrough:
         self.pacing = spec.pacing
         self.app = launcher.start()
         self.oracles = Oracles(self.app, spec.expect, spec.oracles)
+        self.retries = Retries(self.oracles)
         self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
         self.steps: list[Step] = []
         self.tokens = 0
@@ -191,8 +193,9 @@ class Playthrough:
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, launch=len(self.launcher.apps), page=self._page())
-        retry = None if getattr(self.policy, "scripted", False) else self.oracles.retry_target(key)
-        decision = self.policy.decide(observation) if retry is None else _retry_decision(retry)
+        retry = None if getattr(self.policy, "scripted", False) else self.retries.next(
+            key, lambda: self._widgets(frame, key))
+        decision = self.policy.decide(observation) if retry is None else retry
         self.tokens += decision.tokens
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
                     started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
@@ -356,6 +359,10 @@ class Playthrough:
         widgets = page.widgets() if page is not None else self.vision.cached_widgets(key) or []
         return [w for w in widgets if w.kind == "button"]
 
+    def _widgets(self, frame: np.ndarray, key: str) -> list[Widget]:
+        page = self._page()
+        return page.widgets() if page is not None else self.vision.widgets(frame, key)
+
     def _hover(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, str]:
         """The frame (and its hash) to compare the action's effect against, with the pointer already on the
         target.
@@ -426,6 +433,7 @@ class Playthrough:
                           f"(launch {len(self.launcher.apps) + 1})")
         self.app = self.launcher.start()
         self.oracles.follow(self.app)
+        self.retries.cancel()
         if isinstance(self.reader, DomReader) and isinstance(self.app, Browser):
             self.reader.browser = self.app
         try:
@@ -512,10 +520,6 @@ def _watch_stillness(screen: Screen, frame: np.ndarray, oracles: Oracles, step: 
             oracles.observe_idle(True, time.monotonic())
             return
     oracles.check_freeze(step, time.monotonic())
-
-
-def _retry_decision(target: tuple[int, int]) -> Decision:
-    return Decision(Action.click(*target), note="retry: confirm an input that had no visible effect")
 
 
 def _settle(screen: Screen, before: np.ndarray, action: Action, pacing: Pacing,
