@@ -198,3 +198,18 @@ def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(
     """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
     verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_form.py")], max_steps=80).verdict
     assert verdict.passed, verdict.summary()
+
+
+def test_a_dead_clear_button_is_unresponsive(display: Display, vision: Vision) -> None:
+    """Each retry of Clear puts new text in the field first: every try is in a new state with text to clear."""
+    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_form.py"), "--dead-clear"],
+                   max_steps=80).verdict
+    assert verdict.kinds() == ["unresponsive"], verdict.summary()
+    assert "had no visible effect in 3 different states" in verdict.findings[0].message
+
+
+def test_a_convert_button_whose_result_is_already_shown_is_not_unresponsive(
+        display: Display, vision: Vision) -> None:
+    """The unit buttons and Enter convert at once, so Convert shows nothing new until the value changes."""
+    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_converter.py")], max_steps=80).verdict
+    assert verdict.passed, verdict.summary()
