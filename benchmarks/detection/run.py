@@ -90,7 +90,9 @@ def session(case: Case, display: Display, vision: Vision, scratch: Path, *, seed
     from pytest_playtest.loop.spec import RunSpec
 
     spec_data = manifest(case.app)
-    folder = variant_folder(case.app, case.variant, scratch)
+    # a folder of its own: a worker plays the same variant again for another policy or run
+    into = Path(tempfile.mkdtemp(prefix=f"{case.policy}-{case.run}-", dir=scratch))
+    folder = variant_folder(case.app, case.variant, into)
     playtest = spec_data["playtest"]
     defaults = SimpleNamespace(policy=case.policy, max_steps=playtest["max_steps"], timeout=playtest["timeout"],
                                options={}, coverage=True)
