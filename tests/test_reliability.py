@@ -30,7 +30,7 @@ def _fake_xvfb(folder: Path, body: str, monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_slow_xvfb_start_is_waited_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server that needs longer than xvfbwrapper's fixed 10 s (a machine loading OCR models) still starts."""
+    """A server that needs longer than a fixed 10 s poll (a machine loading OCR models) still starts."""
     _fake_xvfb(tmp_path / "bin", f'sleep 11\nexec "{REAL_XVFB}" "$@"', monkeypatch)
     screen = Display((320, 240))
     try:
