@@ -24,6 +24,7 @@ from pytest_playtest.benchmark.metrics import (
     outcomes_from_results,
     write_results,
 )
+from pytest_playtest.benchmark.timing import format_timing, merge_timings
 
 MODES: tuple[str, ...] = ("auto", "shards", "runs")
 
@@ -203,8 +204,9 @@ def merge_results(
     (adds ``"shards": S``). "runs" needs identical task sets: each metric, per-group metric, efficiency
     and token total becomes the mean over runs; ``tasks`` counts are summed over runs; it adds
     ``"interval": {metric: [low, high]}`` (95 % Student-t, also for ``tokens``; None when a metric is
-    None or there is a single run) and ``"runs": R``. "auto" picks shards for disjoint task sets and runs
-    for equal ones. ``labels`` name the inputs in error messages (file names, for the CLI).
+    None or there is a single run) and ``"runs": R``. The inputs' ``timing`` is merged too (``timing.py``:
+    pooled samples, the shards' common span or the runs' summed spans). "auto" picks shards for disjoint
+    task sets and runs for equal ones. ``labels`` name the inputs in error messages (file names, for the CLI).
 
     Raises ``MergeError`` for nothing to merge, mixed suites or k values, inputs that are already a merge
     of runs, or task sets that do not fit the mode.
@@ -237,6 +239,9 @@ def merge_results(
         outcomes = [outcome for result in results for outcome in outcomes_from_results(result)]
         merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"])
         merged["shards"] = len(results)
+    timing = merge_timings([result.get("timing") for result in results], mode)
+    if timing is not None:
+        merged["timing"] = timing
     if "repair" in results[0]:
         from ..repair.results import merge_repair
 
@@ -280,6 +285,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"playtest-merge: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     print(format_table(merged))
+    if merged.get("timing"):
+        print(format_timing(merged["timing"]))
     how = f"mean of {merged['runs']} runs" if "runs" in merged else f"{merged['shards']} shard(s)"
     print(f"\nwrote {args.output} ({how})")
     return 0

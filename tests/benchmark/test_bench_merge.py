@@ -196,3 +196,50 @@ def test_cli_exits_2_on_incompatible_inputs(tmp_path, capsys):
     write_results(second, compute_metrics("mini", SUITE_OUTCOMES[1:], [1]))
     assert main([str(tmp_path / "out.json"), str(first), str(second)]) == 2
     assert f"{first} and {second} share 'b'" in capsys.readouterr().err
+
+
+def stage_reports(task_id, sample, start, seconds, tokens=0):
+    """The serialized reports of one sample's three stages (one report each), as the run store holds them."""
+    from pytest_playtest.benchmark.collector import PROPERTY
+
+    reports = []
+    for stage, duration in zip(("exec", "pass", "play"), seconds, strict=True):
+        props = {"suite": "mini", "task_id": task_id, "sample": sample, "stage": stage,
+                 **({"tester_tokens": tokens} if stage == "play" and tokens else {})}
+        reports.append({"user_properties": [[PROPERTY, props]], "when": "call", "duration": duration,
+                        "start": start, "stop": start + duration})
+        start += duration
+    return reports
+
+
+def test_timing_of_merged_shards_is_the_timing_of_the_whole_run():
+    from pytest_playtest.benchmark.collector import PROPERTY
+    from pytest_playtest.benchmark.timing import run_timing
+
+    first = stage_reports("a", 0, 100.0, (1.0, 2.0, 3.0), tokens=7) + stage_reports("a", 1, 106.0, (1.0, 0.0, 0.0))
+    second = stage_reports("b", 0, 101.0, (2.0, 2.0, 5.0), tokens=5)
+    whole = run_timing(first + second, PROPERTY)
+    assert whole["samples"] == 3 and whole["sample_seconds"] == 6.0 and whole["span_seconds"] == 10.0
+    shards = [compute_metrics("mini", SUITE_OUTCOMES[:1], [1, 3]), compute_metrics("mini", SUITE_OUTCOMES[1:], [1, 3])]
+    shards[0]["timing"], shards[1]["timing"] = run_timing(first, PROPERTY), run_timing(second, PROPERTY)
+    assert merge_results(shards)["timing"] == whole
+    # a file without timing (written by hand, by an older version) leaves the merge without one
+    del shards[1]["timing"]
+    assert "timing" not in merge_results(shards)
+
+
+def test_timing_of_merged_runs_pools_samples_and_adds_the_spans(tmp_path, capsys):
+    from pytest_playtest.benchmark.collector import PROPERTY
+    from pytest_playtest.benchmark.timing import run_timing
+
+    runs = [run_with_play(1), run_with_play(2)]
+    runs[0]["timing"] = run_timing(stage_reports("a", 0, 0.0, (1.0, 1.0, 1.0), tokens=3), PROPERTY)
+    runs[1]["timing"] = run_timing(stage_reports("a", 0, 50.0, (3.0, 3.0, 3.0), tokens=4), PROPERTY)
+    paths = [tmp_path / "run1.json", tmp_path / "run2.json"]
+    for path, run in zip(paths, runs, strict=True):
+        write_results(path, run)
+    assert main([str(tmp_path / "merged.json"), *map(str, paths)]) == 0
+    timing = json.loads((tmp_path / "merged.json").read_text())["timing"]
+    assert timing["samples"] == 2 and timing["span_seconds"] == 12.0 and timing["tester_tokens"] == 7
+    assert timing["sample_seconds"] == 6.0 and timing["samples_per_hour"] == 600.0
+    assert "2 samples in 12.0s = 600.0 samples/hour; tester tokens 7" in capsys.readouterr().out
