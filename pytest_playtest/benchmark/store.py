@@ -42,6 +42,20 @@ def _stage_key(props: Any) -> tuple[str, str, int, str] | None:
     return (props["suite"], props["task_id"], props["sample"], props["stage"])
 
 
+def _finished(stored: Iterator[dict[str, Any]]) -> dict[tuple[str, str, int, str], list[dict[str, Any]]]:
+    """The stored reports of each finished stage: from its last setup (a stage a kill interrupted runs again
+    from its setup) to its teardown."""
+    attempts: dict[tuple[str, str, int, str], list[dict[str, Any]]] = {}
+    for data in stored:
+        key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
+        if key is None:
+            continue
+        if data.get("when") == "setup":
+            attempts[key] = []
+        attempts.setdefault(key, []).append(data)
+    return {key: reports for key, reports in attempts.items() if reports[-1].get("when") == "teardown"}
+
+
 class StorePlugin:
     """Writes the store (controller) and, with ``--playtest-resume``, skips and replays what it holds."""
 
@@ -50,8 +64,9 @@ class StorePlugin:
         self.path = store_path(config)
         self.resume = bool(config.getoption("playtest_resume", default=False))
         self._out: Any = None
-        self.stored: list[dict[str, Any]] = list(self._read()) if self.resume else []
-        self.done = self._finished(self.stored)
+        finished = _finished(self._read()) if self.resume else {}
+        self.done = set(finished)
+        self.stored: list[dict[str, Any]] = [data for reports in finished.values() for data in reports]
 
     def _read(self) -> Iterator[dict[str, Any]]:
         if self.path is None or not self.path.is_file():
@@ -61,15 +76,6 @@ class StorePlugin:
                 yield json.loads(line)
             except ValueError:
                 continue  # the line a kill cut short
-
-    def _finished(self, stored: list[dict[str, Any]]) -> set[tuple[str, str, int, str]]:
-        """Stages whose teardown report is stored: all their reports are there."""
-        done = set()
-        for data in stored:
-            key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
-            if key is not None and data.get("when") == "teardown":
-                done.add(key)
-        return done
 
     @property
     def controller(self) -> bool:
@@ -91,13 +97,13 @@ class StorePlugin:
         if not self.controller or self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        cut = self.resume and self.path.is_file() and self.path.read_bytes()[-1:] not in (b"", b"\n")
         self._out = open(self.path, "a" if self.resume else "w", encoding="utf-8")  # noqa: SIM115 - open all run
+        if cut:  # the line a kill cut short stays alone on its line, unread
+            self._out.write("\n")
         scoring = self.config.pluginmanager.get_plugin(BENCHMARK_PLUGIN)
-        self.stored = [data for data in self.stored
-                       if _stage_key(dict(data.get("user_properties", [])).get(PROPERTY)) in self.done]
         for data in self.stored:
-            key = _stage_key(dict(data.get("user_properties", [])).get(PROPERTY))
-            if key in self.done and scoring is not None:
+            if scoring is not None:
                 report = self.config.hook.pytest_report_from_serializable(config=self.config, data=data)
                 scoring.pytest_runtest_logreport(report)
 

@@ -1,13 +1,22 @@
-"""Benchmark runs at scale, without a display: the suite folder as the argument, and shards."""
+"""Benchmark runs at scale: the suite folder as the argument and shards (collection only, no display), then
+real runs on Xvfb killed and resumed, and sharded and merged."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from pytest_playtest.benchmark.shard import Shard, ShardError
+
+MERGE = Path(sys.executable).parent / "playtest-merge"
+needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 
 
 def _suite(root: Path, tasks: int) -> Path:
@@ -75,26 +84,108 @@ def test_a_bad_shard_is_a_usage_error(pytester: pytest.Pytester) -> None:
     assert "shard 3 of 2 does not exist" in result.stderr.str() + result.stdout.str()
 
 
+def _toy_suite(pytester: pytest.Pytester) -> Path:
+    """The collector tests' toy Tk suite: one task with three samples (exec fails, pass fails, all pass)."""
+    from tests.benchmark.test_collector import toy_suite
+
+    return toy_suite.__wrapped__(pytester)  # type: ignore[attr-defined,no-any-return]
 
 
-def test_a_run_cut_short_and_resumed_gives_the_uninterrupted_results(pytester: pytest.Pytester) -> None:
-    """The store of a whole run, cut after a few stages (as a kill leaves it, last line half written), resumed."""
-    from tests.benchmark.test_collector import _run, toy_suite  # noqa: F401 - the fixture's suite
+def _store_lines(store: Path) -> list[dict[str, object]]:
+    lines = []
+    for line in store.read_text().splitlines() if store.is_file() else []:
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            continue  # the line being written
+    return lines
 
-    suite = toy_suite.__wrapped__(pytester)  # type: ignore[attr-defined]
+
+def _kill_midway(pytester: pytest.Pytester, store: Path, *args: str) -> None:
+    """Start the run and SIGKILL it once its store holds a finished stage and the next stage is running."""
+    with open(pytester.path / "killed.log", "wb") as log:
+        run = subprocess.Popen([sys.executable, "-m", "pytest", "--playtest", "-p", "no:cacheprovider", "-rs",
+                                "--playtest-output", str(pytester.path / "out-killed"), *args],
+                               cwd=pytester.path, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 240  # a guard against a hung run, not a measured time
+        while time.monotonic() < deadline:
+            log = pytester.path / "killed.log"
+            assert run.poll() is None, f"the run ended before it was killed:\n{log.read_text()}"
+            lines = _store_lines(store)
+            if any(line["when"] == "teardown" for line in lines) and lines[-1]["when"] == "setup":
+                break
+            time.sleep(0.02)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+
+
+@needs_xvfb
+def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pytester: pytest.Pytester) -> None:
+    """A live run SIGKILLed while a stage runs (its store then half written too), resumed, against a whole run."""
+    from tests.benchmark.test_collector import _run
+
+    suite = _toy_suite(pytester)
     args = [str(suite / "tasks.jsonl"), "--playtest-samples", str(pytester.path / "samples.jsonl")]
     _run(pytester, *args, "--playtest-results", "whole.json")
     whole = json.loads((pytester.path / "whole.json").read_text())
-    store = pytester.path / "whole.store.jsonl"
-    lines = store.read_text().splitlines()
-    assert len(lines) == 3 * 3 * 3  # 3 samples x 3 stages x (setup, call, teardown); bad lines are not stages
-    (pytester.path / "part.store.jsonl").write_text("\n".join(lines[:10]) + "\n" + lines[10][:40])
+    assert len(_store_lines(pytester.path / "whole.store.jsonl")) == 3 * 3 * 3  # samples x stages x phases
+
+    store = pytester.path / "part.store.jsonl"
+    _kill_midway(pytester, store, *args, "--playtest-results", "part.json")
+    assert not (pytester.path / "part.json").exists()  # killed: no results written
+    finished = [line for line in _store_lines(store) if line["when"] == "teardown"]
+    assert 1 <= len(finished) < 3 * 3
+    with open(store, "a") as out:  # as a kill in the middle of a write leaves the store
+        out.write(store.read_text().splitlines()[-1][:40])
+
     resumed = _run(pytester, *args, "--playtest-results", "part.json", "--playtest-resume")
-    assert "deselected" in resumed.stdout.str()  # the stored stages did not run again
+    assert f"{len(finished)} deselected" in resumed.stdout.str()  # the stored stages did not run again
     part = json.loads((pytester.path / "part.json").read_text())
     assert part["metrics"] == whole["metrics"] and part["tasks"] == whole["tasks"]
+    # the store now holds every stage once, finished, and every line but the cut one reads
+    lines = _store_lines(store)
+    assert len(store.read_text().splitlines()) == len(lines) + 1
+    stages = [(line["nodeid"], line["when"]) for line in lines if line["when"] == "teardown"]
+    assert len(stages) == len(set(stages)) == 3 * 3
     # the cost comes from the store too: the resumed run counts the stages it did not run again
     assert part["timing"]["samples"] == whole["timing"]["samples"] == 3
+    assert set(part["timing"]["per_sample"]) == set(whole["timing"]["per_sample"])
     assert whole["timing"]["sample_seconds"] > 0 and whole["timing"]["samples_per_hour"] > 0
     assert "samples/hour; tester tokens 0" in resumed.stdout.str()
     print(*[line for line in resumed.stdout.lines if "samples/hour" in line])  # shown with -s
+
+
+@needs_xvfb
+def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) -> None:
+    """Two tasks that fall in different shards, run whole and as 1/2 and 2/2, then ``playtest-merge``."""
+    from tests.benchmark.test_collector import _run, _task
+
+    suite = _toy_suite(pytester)
+    candidates = [f"toy/add-{i}" for i in range(20)]
+    first = next(task for task in candidates if Shard(1, 2).holds("suite", task))
+    second = next(task for task in candidates if Shard(2, 2).holds("suite", task))
+    (suite / "tasks.jsonl").write_text(_task(first) + "\n" + _task(second) + "\n")
+    samples = [{"task_id": task, "completion": completion, "tokens": tokens}
+               for task in (first, second)
+               for completion, tokens in (("return total +\n", 5), ("return total + amount\n", 9))]
+    (pytester.path / "samples.jsonl").write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    args = ["suite/", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2"]
+
+    _run(pytester, *args, "--playtest-results", "whole.json")
+    for index in (1, 2):
+        shard = _run(pytester, *args, "--playtest-shard", f"{index}/2", "--playtest-results", f"shard-{index}.json")
+        shard.assert_outcomes(passed=3, failed=1, skipped=2)  # its task's two samples
+    merged = subprocess.run([str(MERGE), "merged.json", "shard-1.json", "shard-2.json"], cwd=pytester.path,
+                            capture_output=True, text=True, check=True)
+    assert "2 shard(s)" in merged.stdout and "4 samples in" in merged.stdout
+
+    whole = json.loads((pytester.path / "whole.json").read_text())
+    result = json.loads((pytester.path / "merged.json").read_text())
+    assert result.pop("shards") == 2
+    timing, whole_timing = result.pop("timing"), whole.pop("timing")
+    assert result == whole and set(whole["tasks"]) == {first, second}
+    assert timing["samples"] == whole_timing["samples"] == 4
+    assert set(timing["per_sample"]) == set(whole_timing["per_sample"])
+    assert set(timing["stage_seconds"]) == {"exec", "pass", "play"} and timing["samples_per_hour"] > 0
