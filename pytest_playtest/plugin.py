@@ -92,6 +92,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(StorePlugin(config), "playtest-store")
 
 
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``--playtest``, ``-n`` (``--dist load``) and ``--dist loadgroup`` keep each benchmark sample's
+    stages on one worker (``benchmark/scheduling.py``); other modes are xdist's own."""
+    if not enabled(config) or config.getvalue("dist") not in ("load", "loadgroup"):
+        return None
+    from .benchmark.scheduling import SampleScheduling
+
+    return SampleScheduling(config, log)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     runtime = config.stash.get(RUNTIME_KEY, None)
     if runtime is not None:

@@ -95,6 +95,15 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
                                          "--playtest-output", str(pytester.path / "out"), *args, timeout=240)
 
 
+def _workers_per_sample(store: Path) -> set[int]:
+    """How many xdist workers ran each sample's stages, from the run store (one: no stage ran twice)."""
+    workers: dict[str, set[str]] = {}
+    for line in store.read_text().splitlines():
+        report = json.loads(line)
+        workers.setdefault(report["nodeid"].rsplit("::", 1)[0], set()).add(report["worker_id"])
+    return {len(names) for names in workers.values()}
+
+
 def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
     result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,3",
                   "--playtest-results", "results.json", "-v")
@@ -124,9 +133,10 @@ def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest
 def test_xdist_gives_the_same_results_as_serial(pytester: pytest.Pytester, toy_suite: Path) -> None:
     common = ("suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2")
     _run(pytester, *common, "--playtest-results", "serial.json")
-    _run(pytester, *common, "--playtest-results", "xdist.json", "-n", "2", "--dist", "loadgroup")
+    _run(pytester, *common, "--playtest-results", "xdist.json", "-n", "2")
     serial = json.loads((pytester.path / "serial.json").read_text())
     parallel = json.loads((pytester.path / "xdist.json").read_text())
+    assert _workers_per_sample(pytester.path / "xdist.store.jsonl") == {1}
     for results in (serial, parallel):
         del results["timing"]  # wall times: measured, never equal
     assert parallel == serial
@@ -160,6 +170,7 @@ def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pyte
     result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
                   "--playtest-k", "1,3", "--playtest-results", "mini.json", "-n", "2", "--dist", "loadgroup")
     results = json.loads((pytester.path / "mini.json").read_text())
+    assert _workers_per_sample(pytester.path / "mini.store.jsonl") == {1}
     metrics = results["metrics"]
     # The numbers documented in benchmarks/playeval-mini/README.md.
     assert metrics["exec@1"] == pytest.approx(2 / 3)
