@@ -4,7 +4,8 @@ Run with ``make bench`` (or ``.venv/bin/python benchmarks/perf/run.py``). Prints
 medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: a plain pytest run with the
 plugin installed at most 1.05x as long as with ``-p no:playtest``; ≥ 60 heuristic steps/s on a pygame game,
 ≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame; a web app's launch to
-its first frame ≤ 1.5 s and one DOM read ≤ 5 ms.
+its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a playeval-mini run with ``-n 2`` at least 1.8x as fast as
+serially.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pytest_playtest.vision import Vision, changed_regions
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_projects"
+MINI = ROOT / "benchmarks" / "playeval-mini"
 DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=300, timeout=60.0, options={})
 
 
@@ -222,6 +224,32 @@ def web_app(display: Display, launches: int, reads: int) -> dict[str, object]:
             "dom_read_ms_median": 1000 * statistics.median(read), "reads": len(read)}
 
 
+def xdist_speedup(pairs: int) -> dict[str, object]:
+    """Wall time of the whole playeval-mini mutants run (process start to exit), serially and with ``-n 2``,
+    in pairs whose order alternates; the speed-up is the ratio of the medians. Both modes must give the same
+    results."""
+    command = [sys.executable, "-m", "pytest", str(MINI / "tasks.jsonl"), "--playtest", "-q", "-p",
+               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl")]
+    seconds: dict[str, list[float]] = {"serial": [], "n2": []}
+    metrics: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for index in range(pairs):
+            for mode in ("serial", "n2") if index % 2 == 0 else ("n2", "serial"):
+                results = Path(folder, f"{mode}-{index}.json")
+                extra = ["-n", "2"] if mode == "n2" else []
+                started = time.perf_counter()
+                subprocess.run([*command, *extra, "--playtest-results", str(results),
+                                "--playtest-output", str(Path(folder, "out"))], cwd=ROOT, capture_output=True)
+                seconds[mode].append(time.perf_counter() - started)
+                run = json.loads(results.read_text())
+                if metrics.setdefault("metrics", run["metrics"]) != run["metrics"]:
+                    raise SystemExit(f"playeval-mini: {mode} gave other metrics than the first run")
+    serial, parallel = statistics.median(seconds["serial"]), statistics.median(seconds["n2"])
+    return {"suite": "benchmarks/playeval-mini, samples/mutants.jsonl (24 samples)", "pairs": pairs,
+            "serial_s": seconds["serial"], "n2_s": seconds["n2"], "serial_s_median": serial,
+            "n2_s_median": parallel, "speedup_median": serial / parallel, "goal_speedup": 1.8}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=15, help="paired pytest runs for the import cost")
@@ -230,6 +258,7 @@ def main() -> None:
     parser.add_argument("--tests", type=int, default=20, help="tests for the per-test overhead")
     parser.add_argument("--frames", type=int, default=20, help="changed frames for the OCR cost")
     parser.add_argument("--web-launches", type=int, default=7, help="launches of a web app in Chromium")
+    parser.add_argument("--xdist-pairs", type=int, default=3, help="serial / -n 2 pairs of playeval-mini runs")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
 
@@ -249,6 +278,8 @@ def main() -> None:
         }
     finally:
         display.stop()
+    if args.xdist_pairs > 0:  # its own pytest runs, each with its own displays
+        results["xdist"] = xdist_speedup(args.xdist_pairs)
     out = args.out or Path(__file__).with_name(f"results-{platform.node() or 'local'}.json")
     out.write_text(json.dumps(results, indent=2) + "\n")
     report(results, out)
@@ -276,6 +307,11 @@ def report(results: dict, out: Path) -> None:
           f"page's first frame, median of {web['launches']})   goal <= 1500 ms")
     print(f"dom read  {web['dom_read_ms_median']:7.2f} ms       (text and a rule's facts in one script, median of "
           f"{web['reads']})   goal <= 5 ms")
+    xdist = results.get("xdist")
+    if xdist:
+        print(f"-n 2      {xdist['speedup_median']:7.2f} x        (playeval-mini mutants, whole run: serial "
+              f"{xdist['serial_s_median']:.1f} s, -n 2 {xdist['n2_s_median']:.1f} s, medians of {xdist['pairs']})"
+              "   goal >= 1.8")
     print(f"written: {out}")
 
 
