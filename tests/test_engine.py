@@ -208,6 +208,16 @@ def test_a_dead_clear_button_is_unresponsive(display: Display, vision: Vision) -
     assert "had no visible effect in 3 different states" in verdict.findings[0].message
 
 
+@pytest.mark.parametrize(("app", "kinds"), [("pygame_panel.py", []), ("pygame_dead_panel.py", ["unresponsive"])])
+def test_a_drawn_panel_is_a_dead_control_only_when_the_code_handles_clicks(
+        display: Display, vision: Vision, app: str, kinds: list[str]) -> None:
+    """Both apps draw the same button-like panel and show the same frames for the same random inputs (the
+    keys change its number, clicks change nothing). One reads no mouse event: nothing there was meant to
+    be clicked. The other handles clicks and does nothing with them: a dead control."""
+    verdict = play(display, vision, app=[sys.executable, str(APPS / app)], policy="random", max_steps=60).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+
+
 def test_a_convert_button_whose_result_is_already_shown_is_not_unresponsive(
         display: Display, vision: Vision) -> None:
     """The unit buttons and Enter convert at once, so Convert shows nothing new until the value changes."""

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..expect import Expectation
+    from ..policies.vocabulary import Vocabulary
     from ..runtime.app import App
     from ..trajectory import Step
     from ..vision import Widget
@@ -203,11 +204,19 @@ class Oracles:
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
+        self._clicks_handled = True  # until the app's code is known to handle no click
         self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
         #: remarks for the verdict (a web page's console errors)
         self.notes: list[str] = []
         self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
+
+    def know_inputs(self, vocabulary: Vocabulary) -> None:
+        """Learn what the app's code handles. A desktop app whose code reads no mouse button and labels no
+        control has nothing to click: what looks like a button there (a framed score, a tile) is drawn, and a
+        click on it that shows nothing is no dead control. A web page's buttons are real elements: always judged."""
+        if self.page is None and vocabulary.sources:
+            self._clicks_handled = bool(vocabulary.buttons or vocabulary.texts)
 
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
@@ -383,7 +392,7 @@ class Oracles:
 
     def _check_unresponsive(self, step: Step, on_widget: bool, state: str, buttons: Sequence[Widget]) -> None:
         target = step.action.target
-        if target is None or step.action.kind not in ("click", "double_click"):
+        if target is None or step.action.kind not in ("click", "double_click") or not self._clicks_handled:
             return
         if any(_near(t, target) for t in (*self._responsive, *self._reported)):
             return

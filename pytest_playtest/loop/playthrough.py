@@ -293,6 +293,7 @@ class Playthrough:
         )
         if context.vocabulary is not None:
             self.controls = DeadControls(context.vocabulary)
+            self.oracles.know_inputs(context.vocabulary)
         self.policy = make_policy(self.spec.policy, context, self.config)
         self.previous = frame
         return True
