@@ -3,10 +3,10 @@
 It runs inside the ordinary playthrough, so the generic oracles (crash, exception, freeze, unresponsive)
 watch every step. Per case: each step's grammar moves become actions (a label is looked up on the window
 when its step runs), a step outside the grammar is handed to the tester policy (a model) with the step as
-its goal, and the Expectation is checked on the window afterwards: quoted texts on its OCR text, a
-free-form one by the tester. A check is one ``wait 0s`` step captioned with the expectation, so the
-storyboard shows it, and a failed one is a Finding on that step. What it cannot do offline it skips, with
-the reason naming the step; it never passes a case it did not check.
+its goal, and the Expectation is checked on the window afterwards: quoted texts on its OCR text (a web page's
+DOM text), backtick rules on the page's DOM facts, a free-form one by the tester. A check is one ``wait 0s``
+step captioned with the expectation, so the storyboard shows it, and a failed one is a Finding on that step.
+What it cannot do offline it skips, with the reason naming the step; it never passes a case it did not check.
 """
 
 from __future__ import annotations
