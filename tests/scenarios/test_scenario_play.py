@@ -97,3 +97,20 @@ def test_a_harness_error_is_no_failure_of_the_cases(pytester: pytest.Pytester, n
         "case 1: error: not performed: harness error: *missing.py*",
         "*harness error (not the app's fault)*",
     ])
+
+
+def test_a_drag_by_label_moves_a_card_on_a_tk_window(pytester: pytest.Pytester) -> None:
+    """Both labels are found by OCR on a desktop window; the drag is real X input (press, motion, release)."""
+    pytester.mkdir("apps").joinpath("board.py").write_text((APPS / "tk_board.py").read_text())
+    pytester.path.joinpath("board.playtest.md").write_text(
+        "---\napp: apps/board.py\ntimeout: 40\n---\n#### Functionalities 1. Moving a card\n"
+        '- **Step**: Drag the "Milk" card onto the "Finished" column.\n  **Expectation**: "Finished: 1"\n')
+
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-record")
+
+    result.assert_outcomes(passed=1)
+    (trajectory,) = (pytester.path / "playtest-results").glob("*Moving_a_card*/trajectory.jsonl")
+    steps = [json.loads(line) for line in trajectory.read_text().splitlines()[1:]]
+    assert [(s["caption"], s["action"]["kind"], s["changed"]) for s in steps[:2]] == [
+        ('c1 drag "Milk" to "Finished"', "drag", True), ('c1 ✓ "Finished: 1"', "wait", False)]
+    assert steps[0]["action"]["x"] < 230 < steps[0]["action"]["x2"]  # from the Todo column to the Finished one
