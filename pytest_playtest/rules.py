@@ -22,6 +22,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+#: Where rules apply, for the errors that refuse them elsewhere.
+WEB_ONLY = "rules are for .html files, web app folders and URLs"
 COMPARISONS = ("==", "!=", ">=", "<=", ">", "<")
 TEXT_OPERATORS = ("contains", "icontains", "startswith", "endswith")
 STATES = ("visible", "exists")

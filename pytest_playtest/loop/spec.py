@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from .. import expect as expect_module
 from ..geometry import parse_size
+from ..rules import WEB_ONLY
 from ..runtime.browser import looks_like_web_app
 from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
 from ..trajectory import Step
@@ -113,7 +114,7 @@ class RunSpec:
         rules = [e for e in spec.expect if e.kind == "rule"]
         if rules and looks_like_web_app(spec.app) is False:
             raise SpecError(f"{where}: playtest argument expect: {rules[0]!r} reads a web page's DOM, but app="
-                            f"{spec.app!r} is a desktop app (rules are for .html files, web app folders and URLs)")
+                            f"{spec.app!r} is a desktop app ({WEB_ONLY})")
         return spec
 
 

@@ -9,10 +9,12 @@ The page's DOM is read for the expectations (text and rules) and offered to the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..rules import Fact, Query, RuleError
 from ..runtime import dom
 from ..runtime.app import AppError
 from ..runtime.browser import Browser
@@ -122,7 +124,8 @@ class DomReader:
 
 
 class WebPage:
-    """The page as a policy sees it: its visible DOM text and its clickable elements, read on demand."""
+    """The page as a policy sees it: its visible DOM text, its clickable elements and the facts of rules (read
+    as the DomReader reads them for ``expect.rule``), on demand."""
 
     def __init__(self, browser: Browser, *, timeout: float) -> None:
         self.browser, self.timeout = browser, timeout
@@ -139,3 +142,11 @@ class WebPage:
         except (DevToolsTimeout, AppError):
             return []
         return [Widget(item.box, item.kind, item.text) for item in found]
+
+    def facts(self, queries: Sequence[Query]) -> dict[Query, Fact] | None:
+        try:
+            return dom.read(self.browser, queries, timeout=self.timeout).facts
+        except DomError as exc:
+            raise RuleError(str(exc)) from None
+        except (DevToolsTimeout, AppError):
+            return None

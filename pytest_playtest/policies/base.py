@@ -9,6 +9,7 @@ down): the run then ends with status "error", never "fail".
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
     from ..actions import Action
     from ..expect import Expectation
+    from ..rules import Fact, Query
     from ..trajectory import Step
     from ..verdict import Finding
     from ..vision import TextBox, Vision, Widget
@@ -56,6 +58,11 @@ class PageView(Protocol):
     def text(self) -> str: ...
 
     def widgets(self) -> list[Widget]: ...
+
+    def facts(self, queries: Sequence[Query]) -> Mapping[Query, Fact] | None:
+        """What the page says now about each query (rules.Fact), as ``expect.rule`` reads it; None when the page
+        does not answer in time. Raises rules.RuleError for a selector the browser refuses."""
+        ...
 
 
 @dataclass

@@ -13,6 +13,7 @@ import fnmatch
 import re
 import shlex
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,10 @@ import pytest
 from ..config import METRICS_KEY, RUNTIME_KEY, SKIP_REASON, VERDICTS_KEY, Settings, setting
 from ..loop.spec import SpecError
 from ..report.artifacts import artifacts_dir
+from ..rules import WEB_ONLY
+from ..runtime.browser import looks_like_web_app
 from .completeness import Tally, overall, results, tally
+from .grammar import parse_expectation
 from .model import CaseOutcome, Functionality, ScenarioError, ScenarioFile
 from .parser import FRONT_MATTER_KEYS, parse_file
 from .runner import play_functionality, scenario_spec
@@ -83,6 +87,8 @@ class ScenarioFileNode(pytest.File):
         for number, problem in enumerate(scenario.problems, start=1):
             yield MalformedItem.from_parent(self, name=f"line {problem.line} ({number})", problem=problem)
         for functionality in scenario.functionalities:
+            if functionality.problem is None and not scenario.problems:
+                functionality = _refuse_desktop_rules(scenario, functionality)
             if functionality.problem is not None:
                 yield MalformedItem.from_parent(self, name=functionality.name, problem=functionality.problem)
             elif not scenario.problems:
@@ -99,6 +105,22 @@ class ScenarioFileNode(pytest.File):
                      if (match := re.search(rf"\b{key}\b", message))]
             line = _front_matter_line(self.path, min(named)[1]) if named else 1  # the key the message names first
             scenario.problems.append(ScenarioError(self.path, line, f"front matter: {message}"))
+
+
+def _refuse_desktop_rules(scenario: ScenarioFile, functionality: Functionality) -> Functionality:
+    """A rule in backticks on an app that is a desktop one by its name is a spec error of its case, as
+    ``expect.rule`` on a desktop app is: the Functionality is a failing item naming the Expectation's line."""
+    app = scenario.arguments.get("app")
+    if app is None or looks_like_web_app(app) is not False:
+        return functionality
+    for case in functionality.cases:
+        found = parse_expectation(case.expectation).rules
+        if found:
+            problem = ScenarioError(scenario.path, case.expectation_line or case.line,
+                                    f"Expectation of case {case.number}: the rule `{found[0]}` reads a web page's "
+                                    f"DOM, but app={app!r} is a desktop app ({WEB_ONLY})")
+            return replace(functionality, problem=problem)
+    return functionality
 
 
 def _front_matter_line(path: Path, key: str) -> int:

@@ -8,7 +8,7 @@ a coordinate pair). Every part must be one of these (case-insensitive, a final p
     type "text"  ·  type "text" into "Field"  ·  enter "text" in the "Field" field
     press KEY  ·  press the up arrow key  ·  press KEY 3 times  ·  press ctrl+s  ·  press KEY twice
     hold KEY for 1.5 seconds
-    drag from 10, 20 to 200, 20
+    drag from 10, 20 to 200, 20  ·  drag "Milk" to "Done"  ·  drag the "Milk" card onto the "Done" column
     scroll down [3 times] [at 200, 150]
     wait 2 seconds
     open the application  ·  start the game  (the app is already running: nothing to do)
@@ -69,7 +69,16 @@ class ScrollAt:
     point: tuple[int, int] | None = None
 
 
-Move = Act | ClickText | FocusField | ScrollAt
+@dataclass(frozen=True)
+class DragText:
+    """Drag (left button) from the control or text labelled ``source`` to the one labelled ``target``, both
+    found on the window when the step runs, as ``ClickText`` finds its label."""
+
+    source: str
+    target: str
+
+
+Move = Act | ClickText | FocusField | ScrollAt | DragText
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,7 @@ _KEY = r"([^\s\"]+?)(?:\s+arrow)?(?:\s+key)?"
 _TIMES = r"(?:\s+(\d+)\s+times|\s+(once|twice|thrice))?"
 _CLICK = r"(double[- ]?click|right[- ]?click|click|tap|press|select|choose|hit)"
 _CONTROL = r"(?:\s+(?:button|link|tab|menu(?:\s+item)?|item|option|checkbox|check\s*box|icon|entry|field|label))?"
+_ITEM = r"(?:\s+(?:button|card|item|icon|tile|box|file|block|row|entry|label|column|area|zone|list|panel|slot))?"
 _FIELD = r"(?:\s+(?:field|box|entry|input|text\s*box))?"
 _PURPOSE = r"(?:\s+(?:to|so|in order to)\s+.*)?"
 
@@ -166,6 +176,9 @@ _PATTERNS: list[tuple[str, _Build]] = [
     (rf"hold\s+(?:down\s+)?(?:the\s+)?{_KEY}\s+(?:down\s+)?(?:for\s+)?{_SECONDS}{_PURPOSE}", _hold),
     (rf"drag\s+(?:from\s+)?{_POINT}\s+to\s+{_POINT}",
      lambda m: [Act(Action.drag(*(int(m.group(i)) for i in range(1, 5))))]),
+    (rf"(?:drag|move)\s+(?:the\s+)?{_QUOTED}{_ITEM}\s+(?:to|onto|into|on|over)\s+(?:the\s+)?{_QUOTED}{_ITEM}"
+     rf"{_PURPOSE}",
+     lambda m: [DragText(m.group(1), m.group(2))]),
     (rf"scroll\s+(up|down|left|right)(?:\s+(\d+)\s*(?:times|notches|clicks)?)?(?:\s+at\s+{_POINT})?", _scroll),
     (rf"wait\s+(?:for\s+)?{_SECONDS}", lambda m: _chunks(float(m.group(1)), Action.wait)),
     (r"(?:open|launch|start|run)\s+the\s+(?:[\w' -]{0,40}\s)?(?:app|application|program|game)", lambda m: []),

@@ -39,6 +39,8 @@ class Case:
     steps: tuple[StepText, ...]
     expectation: str
     line: int
+    #: the line the Expectation starts on (0: not known)
+    expectation_line: int = 0
 
     def describe(self) -> str:
         first = self.steps[0].text if self.steps else self.expectation

@@ -17,11 +17,14 @@ the next line, or as a list item of its own; a line that is none of these contin
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .. import rules
+from .grammar import parse_expectation
 from .model import Case, Functionality, ScenarioError, ScenarioFile, StepText
 
 #: The front matter keys: the playtest arguments a scenario may set, and ``policy`` (its tester).
@@ -136,8 +139,7 @@ class _Body:
             self.steps[-1] = StepText(f"{last.text} {text.strip()}", last.line)
         elif self.open == "expectation" and self.cases:
             last_case = self.cases[-1]
-            self.cases[-1] = Case(last_case.number, last_case.steps, f"{last_case.expectation} {text.strip()}",
-                                  last_case.line)
+            self.cases[-1] = replace(last_case, expectation=f"{last_case.expectation} {text.strip()}")
 
     def add_step(self, rest: str, number: int) -> None:
         if self.heading is None:
@@ -159,7 +161,7 @@ class _Body:
         if not text.strip():
             self.case_problem(number, "an Expectation without text")
         first_line = self.steps[0].line if self.steps else number
-        self.cases.append(Case(len(self.cases) + 1, tuple(self.steps), text.strip(), first_line))
+        self.cases.append(Case(len(self.cases) + 1, tuple(self.steps), text.strip(), first_line, number))
         self.steps = []
         self.open = "expectation"
 
@@ -168,6 +170,7 @@ class _Body:
             name, line = self.heading
             if self.steps:
                 self.case_problem(self.steps[0].line, f"{len(self.steps)} Step(s) without an Expectation after them")
+            self.check_rules()
             if not self.cases and self.problem is None:
                 self.case_problem(line, "no test case (a **Step** and its **Expectation**) under this heading")
             if name in self.names:
@@ -175,6 +178,15 @@ class _Body:
             self.names.add(name)
             self.scenario.functionalities.append(Functionality(name, line, tuple(self.cases), self.problem))
         self.heading, self.cases, self.steps, self.problem, self.open = None, [], [], None, None
+
+    def check_rules(self) -> None:
+        """A rule in backticks that does not parse is a fault of its case, found before anything runs."""
+        for case in self.cases:
+            for source in parse_expectation(case.expectation).rules:
+                try:
+                    rules.parse(source)
+                except rules.RuleError as exc:
+                    self.case_problem(case.expectation_line, f"Expectation of case {case.number}: {exc}")
 
     def case_problem(self, number: int, message: str) -> None:
         if self.problem is None:  # the first fault is the one to fix

@@ -3,10 +3,10 @@
 It runs inside the ordinary playthrough, so the generic oracles (crash, exception, freeze, unresponsive)
 watch every step. Per case: each step's grammar moves become actions (a label is looked up on the window
 when its step runs), a step outside the grammar is handed to the tester policy (a model) with the step as
-its goal, and the Expectation is checked on the window afterwards: quoted texts on its OCR text, a
-free-form one by the tester. A check is one ``wait 0s`` step captioned with the expectation, so the
-storyboard shows it, and a failed one is a Finding on that step. What it cannot do offline it skips, with
-the reason naming the step; it never passes a case it did not check.
+its goal, and the Expectation is checked on the window afterwards: quoted texts on its OCR text (a web page's
+DOM text), backtick rules on the page's DOM facts, a free-form one by the tester. A check is one ``wait 0s``
+step captioned with the expectation, so the storyboard shows it, and a failed one is a Finding on that step.
+What it cannot do offline it skips, with the reason naming the step; it never passes a case it did not check.
 """
 
 from __future__ import annotations
@@ -14,13 +14,26 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import rules
 from ..actions import Action
 from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..rules import WEB_ONLY, RuleError
 from ..trajectory import Step
 from ..verdict import Finding
-from .grammar import Act, Checks, ClickText, FocusField, Move, ScrollAt, parse_expectation, parse_step, squash
+from .grammar import (
+    Act,
+    Checks,
+    ClickText,
+    DragText,
+    FocusField,
+    Move,
+    ScrollAt,
+    parse_expectation,
+    parse_step,
+    squash,
+)
 from .model import Case, CaseOutcome, CaseStatus, StepText
 
 #: Seconds a label or an expected text may take to appear before the case fails (slow repaints, OCR).
@@ -41,8 +54,6 @@ class CasePlan:
     cases: tuple[Case, ...]
     #: the policy for steps outside the grammar and free-form expectations ("llm" needs a model)
     tester: str = "llm"
-    #: the window's DOM can be asked (a web app); desktop apps have none
-    dom: bool = False
     outcomes: list[CaseOutcome] = field(default_factory=list)
     #: the case each step of the run belonged to (step index → case number)
     step_cases: dict[int, int] = field(default_factory=dict)
@@ -179,6 +190,8 @@ class ScenarioPolicy(Policy):
             self.move_index += 1
             return Decision(Action.scroll(x, y, move.direction, move.amount), note=step.text,
                             caption=self._caption(f"scroll {move.direction}"))
+        if isinstance(move, DragText):
+            return self._drag(move, observation)
         target = _find_label(observation, move.label, field=isinstance(move, FocusField))
         if target is None:
             return self._look_again(observation, f'no "{move.label}" on the window', f'find "{move.label}"')
@@ -189,6 +202,20 @@ class ScenarioPolicy(Policy):
                   "right_click": Action.right_click}[kind](*target)
         words = {"click": "click", "double_click": "double click", "right_click": "right click"}[kind]
         return Decision(action, note=step.text, caption=self._caption(f'{words} "{move.label}"'))
+
+    def _drag(self, move: DragText, observation: Observation) -> Decision:
+        """A left-button drag from one label to the other, once both are on the window."""
+        step = self._step()
+        assert step is not None
+        source = _find_label(observation, move.source, field=False)
+        target = _find_label(observation, move.target, field=False) if source is not None else None
+        if source is None or target is None:
+            label = move.source if source is None else move.target
+            return self._look_again(observation, f'no "{label}" on the window', f'find "{label}"')
+        self.looking_since = None
+        self.move_index += 1
+        return Decision(Action.drag(*source, *target), note=step.text,
+                        caption=self._caption(f'drag "{move.source}" to "{move.target}"'))
 
     def _look_again(self, observation: Observation, missing: str, caption: str) -> Decision:
         """Wait a moment and look again, until APPEAR_WITHIN has passed: then the case fails, on a step of its
@@ -208,23 +235,23 @@ class ScenarioPolicy(Policy):
     # -- the expectation -------------------------------------------------------------------------------------
     def _check(self, observation: Observation) -> Decision | None:
         checks = parse_expectation(self.case.expectation)
-        if checks.rules and not self.plan.dom:
-            # DOM rules are the web-app runtime's: wired here once a desktop window can be a page
-            self._end_case("skip", f"{self._where()}: the rule `{checks.rules[0]}` needs a web app (DOM); "
-                                   "this app is a desktop window")
-            return None
         if checks.free_form:
             self._hand_over(self._judge_goal(), "judge", JUDGE_ACTIONS)
             return None
-        return self._check_texts(checks, observation)
-
-    def _check_texts(self, checks: Checks, observation: Observation) -> Decision | None:
-        lines = [squash(line) for line in observation.text().splitlines()]
-        missing = [text for text in checks.texts if not any(squash(text) in line for line in lines)]
-        shown = ", ".join(f'"{t}"' for t in checks.texts)
-        if missing:
-            return self._look_again(observation, f'expected "{missing[0]}" on the window, it is not there',
-                                    f"expect {shown}")
+        if checks.rules and observation.page is None:
+            # the collector refuses rules for an app that is a desktop one by its name; this is the app that
+            # turned out to be one when it ran (a folder without index.html)
+            self._end_case("error", f"{self._where()}: the rule `{checks.rules[0]}` reads a web page's DOM, but "
+                                    f"this app is a desktop window ({WEB_ONLY})")
+            return None
+        try:
+            unmet = _unmet(checks, observation)
+        except RuleError as exc:
+            self._end_case("error", f"{self._where()}: {exc}")
+            return None
+        shown = ", ".join([*(f'"{t}"' for t in checks.texts), *(f"`{r}`" for r in checks.rules)])
+        if unmet:
+            return self._look_again(observation, unmet, f"expect {shown}")
         number = self.case.number
         self._end_case("pass")
         return Decision(Action.wait(0), note=f"case {number}: {shown} seen", caption=f"c{number} ✓ {shown}")
@@ -289,6 +316,27 @@ class ScenarioPolicy(Policy):
             return Decision(Action.wait(0), note=reason, caption=f"c{number} ✕ judged by the tester")
         self._end_case("pass", finish.reason)
         return Decision(Action.wait(0), note=finish.reason, caption=f"c{number} ✓ judged by the tester")
+
+
+def _unmet(checks: Checks, observation: Observation) -> str | None:
+    """What of the expectation does not hold now (the first missing text, else the first false rule), or None.
+
+    Texts are looked for on the window's text (OCR, or the DOM's text on a web page), rules are judged on the
+    page's DOM facts; raises RuleError for a rule that does not parse or a selector the browser refuses."""
+    lines = [squash(line) for line in observation.text().splitlines()]
+    missing = [text for text in checks.texts if not any(squash(text) in line for line in lines)]
+    if missing:
+        return f'expected "{missing[0]}" on the window, it is not there'
+    if not checks.rules or observation.page is None:
+        return None
+    parsed = [rules.parse(source) for source in checks.rules]
+    facts = observation.page.facts(list(dict.fromkeys(query for rule in parsed for query in rule.queries)))
+    if facts is None:
+        return "the page did not answer a DOM read"
+    for rule in parsed:
+        if not rule.holds(facts):
+            return f"the rule `{rule.source}` does not hold ({rule.explain(facts)})"
+    return None
 
 
 def _find_label(observation: Observation, label: str, *, field: bool) -> tuple[int, int] | None:

@@ -90,3 +90,25 @@ def test_fsd_bench_files_take_their_app_from_the_mapping(pytester: pytest.Pytest
     result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--playtest-scenario-apps", "oops")
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*entry 'oops' is not PATTERN=APP*"])
+
+
+def test_a_rule_on_a_desktop_app_and_a_malformed_rule_are_failing_items_naming_their_line(
+        pytester: pytest.Pytester) -> None:
+    pytester.path.joinpath("toy.py").write_text((APPS / "tk_toy.py").read_text())
+    pytester.path.joinpath("desktop.playtest.md").write_text(
+        "---\napp: toy.py\n---\n#### Functionalities 1. Rules\n- **Step**: press +\n"
+        "  **Expectation**: \"Count: 1\"\n- **Step**: press +\n  **Expectation**: `#count == 2`\n")
+    pytester.path.joinpath("page.playtest.md").write_text(
+        "---\napp: page.html\n---\n#### Functionalities 1. Rules\n- **Step**: press up\n"
+        "  **Expectation**: `#count == 'two` (a quote left open)\n")
+
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider")
+
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines([
+        f"*malformed scenario: {pytester.path / 'desktop.playtest.md'}:8: Expectation of case 2: the rule "
+        "`#count == 2` reads a web page's DOM, but app='toy.py' is a desktop app (rules are for .html files, web app "
+        "folders and URLs)"])
+    result.stdout.fnmatch_lines([
+        f"*malformed scenario: {pytester.path / 'page.playtest.md'}:6: Expectation of case 1: rule \"#count == 'two\": "
+        "cannot read the clause*"])

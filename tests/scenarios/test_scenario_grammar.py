@@ -8,6 +8,7 @@ from pytest_playtest.actions import Action
 from pytest_playtest.scenarios.grammar import (
     Act,
     ClickText,
+    DragText,
     FocusField,
     ScrollAt,
     parse_expectation,
@@ -33,6 +34,10 @@ from pytest_playtest.scenarios.grammar import (
     ("hold space for 1.5 seconds", [Act(Action.hold("space", 1.5))]),
     ("hold right for 7 s", [Act(Action.hold("right", 5.0)), Act(Action.hold("right", 2.0))]),
     ("drag from 10, 20 to 200, 20", [Act(Action.drag(10, 20, 200, 20))]),
+    ('drag "Milk" to "Done"', [DragText("Milk", "Done")]),
+    ('Drag the "Milk" card onto the "Done" column to finish it.', [DragText("Milk", "Done")]),
+    ('move "a, b" into "Trash", then drag from (1, 2) to 3, 4',
+     [DragText("a, b", "Trash"), Act(Action.drag(1, 2, 3, 4))]),
     ("scroll down", [ScrollAt("down", 3)]),
     ("scroll up 2 times at 100, 50", [ScrollAt("up", 2, (100, 50))]),
     ("wait 2 seconds", [Act(Action.wait(2.0))]),
@@ -51,7 +56,8 @@ def test_grammar_steps_become_moves(step: str, moves: list | None) -> None:
     "Press the Frobnicate key",
     "press up 99 times",
     'click "Save" and admire the result',
-    'click "Save", then export the notes',  # one part outside the grammar makes the whole step free-form
+    'click "Save", then export the notes',
+    'drag "Milk" somewhere',  # one part outside the grammar makes the whole step free-form
 ])
 def test_steps_outside_the_grammar_are_none(step: str) -> None:
     assert parse_step(step) is None

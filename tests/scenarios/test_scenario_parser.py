@@ -92,3 +92,19 @@ def test_a_malformed_functionality_is_its_own_fault_and_the_others_stay(tmp_path
     assert "2 Step(s) without an Expectation" in dangling.problem.problem
     assert empty.problem is not None and empty.problem.line == 10 and "no test case" in empty.problem.problem
     assert again.name == "Functionalities 1. Good (line 12)" and again.cases[0].steps == ()
+
+
+def test_a_rule_that_does_not_parse_is_a_fault_of_its_functionality_naming_the_expectation_line(
+        tmp_path: Path) -> None:
+    path = write(tmp_path, "---\napp: a.html\n---\n#### Functionalities 1. Rules\n- **Step**: press up\n"
+                           "  **Expectation**: `#total == '1'`\n- **Step**: press up\n"
+                           "  **Expectation**: the level\n  `#level holds 2`\n"
+                           "#### Functionalities 2. Fine\n"
+                           "- **Step**: press up **Expectation**: `#a > 1 AND #b exists`\n")
+    scenario = parse_file(path)
+
+    rules, fine = scenario.functionalities
+    assert fine.problem is None and fine.cases[0].expectation_line == 11
+    assert rules.problem is not None and rules.problem.line == 8
+    assert str(rules.problem).startswith(f"{path}:8: Expectation of case 2: rule '#level holds 2': cannot read the "
+                                         "clause '#level holds 2'")
