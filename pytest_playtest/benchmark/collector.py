@@ -12,7 +12,6 @@ workers send their reports to the controller but not their in-memory state.
 
 from __future__ import annotations
 
-import ast
 import shutil
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from ..report.terminal import explain
 from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
 from .shard import Shard, ShardError
-from .splice import SpliceError, splice_repo
+from .splice import SpliceError, definition_source, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
 if TYPE_CHECKING:
@@ -66,21 +65,10 @@ class SuiteLineError(Exception):
 
 
 def reference_completion(task: Task) -> str:
-    """The task's own current code for its symbol (decorators included): the sample of a sanity run."""
+    """The task's own current code for its symbol (decorators or ``export`` included): the sample of a
+    sanity run."""
     source = (task.repo / task.file).read_text(encoding="utf-8")
-    body: list[ast.stmt] = ast.parse(source).body
-    node: ast.stmt | None = None
-    for part in task.symbol.split("."):
-        matches = [n for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                   and n.name == part]
-        if not matches:
-            raise SpliceError(f"symbol {task.symbol!r} not found in {task.file}")
-        node = matches[-1]
-        body = node.body
-    assert node is not None and node.end_lineno is not None
-    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-    lines = source.splitlines(keepends=True)
-    return "".join(lines[first - 1 : node.end_lineno])
+    return definition_source(source, task.symbol, filename=task.file, language=task.language)
 
 
 def parse_ks(raw: Any) -> list[int]:
@@ -140,7 +128,8 @@ class BenchmarkPlugin:
             dest = self.sample_dir(suite, task, sample)
             dest.parent.mkdir(parents=True, exist_ok=True)
             try:
-                repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature)
+                repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature,
+                                   language=task.language)
                 self._prepared[key] = _Prepared(repo)
             except (SpliceError, OSError) as exc:
                 self._prepared[key] = _Prepared(None, f"cannot splice the completion: {exc}")
