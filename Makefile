@@ -4,10 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 APT_PACKAGES := xvfb xdotool x11-utils iproute2 bubblewrap chromium
 STAMP := $(VENV)/.installed
+# esbuild, the TypeScript sample's build tool (its benchmark tasks build with it too)
+TALLY := sample_projects/web_tally
+ESBUILD := $(TALLY)/node_modules/.bin/esbuild
 
 .PHONY: setup system-packages demo test bench bench-detection lint clean
 
-setup: system-packages $(STAMP)
+setup: system-packages $(STAMP) $(ESBUILD)
 
 system-packages:
 	@missing=""; \
@@ -22,12 +25,26 @@ system-packages:
 			exit 1; \
 		fi; \
 	fi
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing Debian packages: nodejs npm"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; \
+		else \
+			echo "node and npm are missing; run: sudo apt-get install -y --no-install-recommends nodejs npm"; \
+			exit 1; \
+		fi; \
+	fi
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
+
+# from npm's cache when it holds the locked version (offline), else from the registry
+$(ESBUILD): $(TALLY)/package.json $(TALLY)/package-lock.json
+	cd $(TALLY) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+	touch $@
 
 demo: setup
 	mkdir -p reports
@@ -49,4 +66,4 @@ lint: setup
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) playtest-results reports .pytest_cache
+	rm -rf $(VENV) playtest-results reports .pytest_cache $(TALLY)/node_modules

@@ -245,7 +245,7 @@ def xdist_speedup(pairs: int) -> dict[str, object]:
                 if metrics.setdefault("metrics", run["metrics"]) != run["metrics"]:
                     raise SystemExit(f"playeval-mini: {mode} gave other metrics than the first run")
     serial, parallel = statistics.median(seconds["serial"]), statistics.median(seconds["n2"])
-    return {"suite": "benchmarks/playeval-mini, samples/mutants.jsonl (24 samples)", "pairs": pairs,
+    return {"suite": "benchmarks/playeval-mini, samples/mutants.jsonl (36 samples)", "pairs": pairs,
             "serial_s": seconds["serial"], "n2_s": seconds["n2"], "serial_s_median": serial,
             "n2_s_median": parallel, "speedup_median": serial / parallel, "goal_speedup": 1.8}
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.sandbox import Limits, Sandbox, SandboxError, SandboxPolicy, resolve
+from .splice import NODE_MODULES
 
 #: A benchmark sample is untrusted code: boxed when the host allows it.
 SAMPLE_DEFAULT = "auto"
@@ -23,10 +24,15 @@ def sample_mode(settings: Any) -> str:
 
 
 def sample_sandbox(settings: Any, repo: Path, display: str | None = None) -> Sandbox | None:
-    """A box for one command of a sample in ``repo`` (None: no sandbox); SandboxError when ``on`` cannot box."""
+    """A box for one command of a sample in ``repo`` (None: no sandbox); SandboxError when ``on`` cannot box.
+
+    The repo's linked ``node_modules`` (see ``splice_repo``) stays readable in the box wherever it lies.
+    """
     policy = resolve(SandboxPolicy(mode=sample_mode(settings),  # type: ignore[arg-type]
                                    limits=Limits.parse(getattr(settings, "sandbox_limits", None))))
-    return None if policy is None else Sandbox(policy, workdir=repo, display=display)
+    linked = repo / NODE_MODULES
+    readable = [linked.resolve()] if linked.is_symlink() else []
+    return None if policy is None else Sandbox(policy, workdir=repo, display=display, readable=readable)
 
 
 def boxed(argv: Sequence[str], env: Mapping[str, str], box: Sandbox | None) -> tuple[list[str], dict[str, str]]:

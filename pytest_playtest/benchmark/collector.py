@@ -12,7 +12,6 @@ workers send their reports to the controller but not their in-memory state.
 
 from __future__ import annotations
 
-import ast
 import shutil
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from ..report.terminal import explain
 from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
 from .shard import Shard, ShardError
-from .splice import SpliceError, splice_repo
+from .splice import SpliceError, definition_source, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
 if TYPE_CHECKING:
@@ -47,6 +46,7 @@ EXEC_WINDOW_TIMEOUT = 5.0
 # After the window shows, watch a little longer: many startup crashes happen on the first frame.
 EXEC_SETTLE = 1.0
 UNIT_TEST_TIMEOUT = 60.0
+BUILD_TIMEOUT = 120.0
 
 
 class StageFailed(Exception):
@@ -66,21 +66,10 @@ class SuiteLineError(Exception):
 
 
 def reference_completion(task: Task) -> str:
-    """The task's own current code for its symbol (decorators included): the sample of a sanity run."""
+    """The task's own current code for its symbol (decorators or ``export`` included): the sample of a
+    sanity run."""
     source = (task.repo / task.file).read_text(encoding="utf-8")
-    body: list[ast.stmt] = ast.parse(source).body
-    node: ast.stmt | None = None
-    for part in task.symbol.split("."):
-        matches = [n for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                   and n.name == part]
-        if not matches:
-            raise SpliceError(f"symbol {task.symbol!r} not found in {task.file}")
-        node = matches[-1]
-        body = node.body
-    assert node is not None and node.end_lineno is not None
-    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-    lines = source.splitlines(keepends=True)
-    return "".join(lines[first - 1 : node.end_lineno])
+    return definition_source(source, task.symbol, filename=task.file, language=task.language)
 
 
 def parse_ks(raw: Any) -> list[int]:
@@ -140,7 +129,8 @@ class BenchmarkPlugin:
             dest = self.sample_dir(suite, task, sample)
             dest.parent.mkdir(parents=True, exist_ok=True)
             try:
-                repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature)
+                repo = splice_repo(task.repo, dest, task.file, task.symbol, sample.completion, task.signature,
+                                   language=task.language)
                 self._prepared[key] = _Prepared(repo)
             except (SpliceError, OSError) as exc:
                 self._prepared[key] = _Prepared(None, f"cannot splice the completion: {exc}")
@@ -432,14 +422,25 @@ class StageItem(pytest.Item):
 
     def _exec(self, repo: Path) -> None:
         from ..runtime.app import App, AppError
+        from .web import page_problems, task_web_target
 
-        compiled = subprocess.run([sys.executable, "-m", "py_compile", self.task.file], cwd=repo,
-                                  capture_output=True, text=True, timeout=60)
-        if compiled.returncode != 0:
-            raise StageFailed(f"{self.task.file} does not compile:\n{_tail(compiled.stderr + compiled.stdout)}")
+        if self.task.language == "python":
+            compiled = subprocess.run([sys.executable, "-m", "py_compile", self.task.file], cwd=repo,
+                                      capture_output=True, text=True, timeout=60)
+            if compiled.returncode != 0:
+                raise StageFailed(f"{self.task.file} does not compile:\n{_tail(compiled.stderr + compiled.stdout)}")
+        if self.task.build is not None:
+            self._command("build", self.task.build, repo, BUILD_TIMEOUT)
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
+        page = task_web_target(self.task.run, repo)
+        if page is not None:
+            problems = page_problems(page, runtime.display(), window_timeout=EXEC_WINDOW_TIMEOUT, settle=EXEC_SETTLE)
+            if problems:
+                raise StageFailed(f"the page does not load and keep running ({EXEC_SETTLE:g}s without input):\n"
+                                  + "\n".join(problems))
+            return
         try:
             box = sample_sandbox(runtime.settings, repo, runtime.display().env().get("DISPLAY"))
         except (SandboxError, ValueError) as exc:
@@ -466,26 +467,32 @@ class StageItem(pytest.Item):
             app.terminate()
 
     def _pass(self, repo: Path) -> None:
-        from ..runtime.app import scrubbed_environment
+        self._command("unit tests", self.task.unit_tests, repo, UNIT_TEST_TIMEOUT)
 
-        argv = resolve_argv(self.task.unit_tests, sys.executable)
+    def _command(self, what: str, argv: list[str], repo: Path, timeout: float) -> None:
+        """Run one of the task's commands (``build``, ``unit_tests``) in the repo copy, boxed like the app;
+        StageFailed quoting its output unless it exits 0."""
+        from ..runtime.app import scrubbed_environment
+        from .web import tool_environment
+
+        argv = resolve_argv(argv, sys.executable)
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         box = None
         try:
             if runtime is not None:
                 box = sample_sandbox(runtime.settings, repo)
-            command, env = boxed(argv, scrubbed_environment({}), box)
+            command, env = boxed(argv, tool_environment(scrubbed_environment({}), repo), box)
             done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True,
-                                  timeout=UNIT_TEST_TIMEOUT, stdin=subprocess.DEVNULL)
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            raise StageFailed(f"unit tests {argv} did not finish within {UNIT_TEST_TIMEOUT:g}s") from None
+            raise StageFailed(f"{what} {argv} did not finish within {timeout:g}s") from None
         except (OSError, SandboxError, ValueError) as exc:
-            raise StageFailed(f"cannot run unit tests {argv}: {exc}") from None
+            raise StageFailed(f"cannot run {what} {argv}: {exc}") from None
         finally:
             if box is not None:
                 box.close()
         if done.returncode != 0:
-            raise StageFailed(f"unit tests exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
+            raise StageFailed(f"{what} exited with code {done.returncode}:\n{_tail(done.stdout + done.stderr)}")
 
     def _play(self, repo: Path) -> None:
         from ..report.artifacts import artifacts_dir
@@ -506,14 +513,17 @@ class StageItem(pytest.Item):
     def _playthrough(self, repo: Path, artifacts: Path) -> RunResult:
         """The task's playtest of the app in ``repo``, its artifacts in ``artifacts``."""
         from ..loop.spec import RunSpec
+        from .web import task_web_target
 
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
         playtest = self.task.playtest
         settings = runtime.settings
+        # a web task's page is a str, as app= takes it; any other run is an argv
+        app = self.task.run[0] if task_web_target(self.task.run, repo) else resolve_argv(self.task.run, sys.executable)
         spec = RunSpec.from_kwargs(
-            {"app": resolve_argv(self.task.run, sys.executable), "strategy": playtest.strategy,
+            {"app": app, "strategy": playtest.strategy,
              "goal": playtest.goal, "expect": playtest.expect, "max_steps": playtest.max_steps,
              "timeout": playtest.timeout, "cwd": str(repo), "sandbox": sample_mode(settings)},
             defaults=settings, where=f"{self.task.path}:{self.task.line}",

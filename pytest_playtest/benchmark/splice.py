@@ -1,110 +1,31 @@
-"""Put a model's completion in place of one function of a Python source file.
+"""Put a model's completion in place of one function of a source file: one interface for every language.
 
-The symbol is located with ``ast`` (so comments, strings and formatting cannot fool the search) and the
-replacement itself is textual: everything from its first decorator to its last line is swapped for the
-completion, re-indented to fit. A completion that does not parse is spliced all the same, so a broken
-sample fails later, at the exec stage, for the same reason it would fail for a user.
+Each language has a small module behind this one: ``splice_python`` locates the symbol with ``ast``,
+``splice_script`` (JavaScript and TypeScript) with tree-sitter. Both swap text, so the rest of the file
+keeps its comments and formatting, and both splice a completion that does not parse all the same, so a
+broken sample fails later, at the exec stage, for the same reason it would fail for a user.
 """
 
 from __future__ import annotations
 
-import ast
 import os
-import re
 import shutil
-import textwrap
 from pathlib import Path
 
-_Function = ast.FunctionDef | ast.AsyncFunctionDef
-_Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+from . import splice_python, splice_script
+from .splice_common import SpliceError
 
-# A signature's def line: optional "def"/"async def", a possibly qualified name, then the parameters.
-_DEF_LINE = re.compile(r"(?P<keyword>(?:async\s+)?def\s+)?(?P<name>[A-Za-z_][\w.]*)(?P<rest>\s*\(.*)", re.S)
-_ENDS_WITH_COLON = re.compile(r":\s*(#.*)?$")
-
-
-class SpliceError(ValueError):
-    """The completion cannot be put in place: the symbol is missing, or the file itself does not parse."""
-
-
-def _split_lines(text: str) -> list[str]:
-    """Lines with their endings, split exactly where ``ast`` counts line numbers (unlike splitlines)."""
-    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
+#: The languages whose symbols can be located (the task languages of ``tasks.LANGUAGES``).
+SPLICE_LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript")
+#: Folders never copied with a repository: bytecode could mask the spliced source, history is not needed.
+_NOT_COPIED = ("__pycache__", ".git", "node_modules")
+#: Installed JavaScript packages are linked into the copy, not copied (they are large and read-only).
+NODE_MODULES = "node_modules"
 
 
-def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(decorator.lineno for decorator in decorators)])
-
-
-def _leading_whitespace(line: str) -> str:
-    return line[: len(line) - len(line.lstrip(" \t"))]
-
-
-def _find(body: list[ast.stmt], parts: list[str]) -> _Definition | None:
-    """The definition ``parts`` names, searching each scope's own statements.
-
-    When a name is defined twice in a scope the last definition wins, as it does at runtime
-    (e.g. the implementation after ``typing.overload`` stubs).
-    """
-    matches = [node for node in body if isinstance(node, _Definition) and node.name == parts[0]]
-    if not matches:
-        return None
-    if len(parts) == 1:
-        return matches[-1]
-    return _find(matches[-1].body, parts[1:])
-
-
-def _normalise(text: str) -> str:
-    """``text`` with ``\\n`` line endings, no blank lines around it, and its common indentation removed."""
-    lines = [line.rstrip("\r\n") for line in _split_lines(text)]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return textwrap.dedent("".join(line + "\n" for line in lines))
-
-
-def _indent(text: str, prefix: str) -> str:
-    return "".join(prefix + line if line.strip() else "\n" for line in _split_lines(text))
-
-
-def _is_full_definition(completion: str, name: str) -> bool:
-    """Whether the (normalised) completion defines ``name`` itself rather than being only its body."""
-    try:
-        tree = ast.parse(completion)
-    except SyntaxError:
-        return re.search(rf"^(?:async\s+)?def\s+{re.escape(name)}\b", completion, re.M) is not None
-    return any(isinstance(node, _Function) and node.name == name for node in tree.body)
-
-
-def _signature_lines(signature: str, name: str) -> list[str]:
-    """The signature as def lines (plus any decorators it carries): "def" and ":" added if missing."""
-    lines = _normalise(signature).split("\n")[:-1]
-    def_index = next((index for index, line in enumerate(lines) if not line.startswith("@")), None)
-    if def_index is None:
-        raise SpliceError(f"signature {signature!r} has no def line")
-    match = _DEF_LINE.fullmatch(lines[def_index])
-    if match:
-        # A qualified name such as Game.on_click is how tasks name methods, but not valid in a def.
-        keyword = match["keyword"] or "def "
-        lines[def_index] = f"{keyword}{match['name'].rsplit('.', 1)[-1]}{match['rest']}"
-    elif not re.match(r"(?:async\s+)?def\s", lines[def_index]):
-        lines[def_index] = f"def {lines[def_index]}"
-    if not _ENDS_WITH_COLON.search(lines[-1]):
-        lines[-1] += ":"
-    return lines
-
-
-def _body_indent(lines: list[str], node: _Function, indent: str) -> str:
-    """The original body's indentation, so the file's own style (tabs, 2 or 4 spaces) is kept."""
-    first = node.body[0]
-    whitespace = _leading_whitespace(lines[_first_line(first) - 1])
-    # col_offset points at the statement (or at "def" for a decorated one, aligned with its "@"), so it
-    # equals the line's indentation only when the body starts on a line of its own.
-    if first.col_offset == len(whitespace) and len(whitespace) > len(indent):
-        return whitespace
-    return indent + "    "
+def _check(language: str) -> None:
+    if language not in SPLICE_LANGUAGES:
+        raise SpliceError(f"cannot splice {language!r} code: expected one of {', '.join(SPLICE_LANGUAGES)}")
 
 
 def splice_source(
@@ -114,54 +35,41 @@ def splice_source(
     signature: str | None = None,
     *,
     filename: str = "<source>",
+    language: str = "python",
 ) -> str:
     """Return ``source`` with the function ``symbol`` replaced by ``completion``.
 
-    ``symbol`` is a function name, ``Class.method`` or ``Outer.Inner.method``, found at module level or
-    directly inside the enclosing classes. The replaced span runs from its first decorator to its last
-    line. A completion that defines the function itself (``def``/``async def`` with that name, with or
-    without decorators, at any indentation) replaces the whole span, re-indented to the symbol's level.
-    Any other completion is taken as the body: it goes under ``signature`` (``def`` and the trailing
-    ``:`` are added when missing; without a signature the original def lines are reused), one level
-    deeper, and the original decorators are kept unless the signature brings its own.
+    A completion that defines the symbol itself replaces its whole definition, re-indented to fit; any
+    other completion is its body. Python: ``symbol`` is ``name``, ``Class.method`` or ``Outer.Inner.method``;
+    the span runs from its first decorator; a body goes under ``signature`` (``def`` and ``:`` added when
+    missing; without one the original def lines are reused). JavaScript/TypeScript: ``symbol`` is a
+    top-level function, a ``const`` bound to an arrow function or function expression, or
+    ``Class.method``; a body goes between the original header's braces (``signature`` is not needed).
 
-    Raises ``SpliceError`` naming the symbol and ``filename`` if the symbol is not a function there or
-    if ``source`` does not parse.
+    Raises ``SpliceError`` naming the symbol and ``filename`` if the symbol is not a function there (or, for
+    Python, if ``source`` does not parse).
     """
-    try:
-        tree = ast.parse(source, filename)
-    except SyntaxError as exc:
-        raise SpliceError(f"cannot look for {symbol!r}: {filename} does not parse: {exc}") from None
-    node = _find(tree.body, symbol.split("."))
-    if node is None:
-        raise SpliceError(f"symbol {symbol!r} not found in {filename}")
-    if not isinstance(node, _Function):
-        raise SpliceError(f"symbol {symbol!r} in {filename} is a class, not a function")
+    _check(language)
+    if language == "python":
+        return splice_python.splice_source(source, symbol, completion, signature, filename=filename)
+    return splice_script.splice_source(source, symbol, completion, language=language, filename=filename)
 
-    lines = _split_lines(source)
-    start = _first_line(node)
-    indent = _leading_whitespace(lines[start - 1])
-    name = node.name
-    completion = _normalise(completion)
 
-    if _is_full_definition(completion, name):
-        replacement = _indent(completion, indent)
-    else:
-        if signature is not None:
-            header_lines = _signature_lines(signature, name)
-            decorators = (
-                "" if header_lines[0].startswith("@") else "".join(lines[start - 1 : node.lineno - 1])
-            )
-            header = decorators + _indent("".join(line + "\n" for line in header_lines), indent)
-        elif _first_line(node.body[0]) > node.lineno:
-            header = "".join(lines[start - 1 : _first_line(node.body[0]) - 1])
-        else:
-            raise SpliceError(f"{symbol!r} in {filename}: a body-only completion needs the task's signature")
-        replacement = header + _indent(completion, _body_indent(lines, node, indent))
+def definition_source(source: str, symbol: str, *, filename: str = "<source>", language: str = "python") -> str:
+    """The whole lines of ``symbol``'s current definition (decorators or ``export`` included): the
+    reference completion of a task. Raises ``SpliceError`` as ``splice_source`` does."""
+    _check(language)
+    if language == "python":
+        return splice_python.definition_source(source, symbol, filename=filename)
+    return splice_script.definition_source(source, symbol, language=language, filename=filename)
 
-    before = "".join(lines[: start - 1])
-    after = "".join(lines[node.end_lineno :])
-    return before + replacement + after
+
+def syntax_error(source: str, *, filename: str = "<source>", language: str = "python") -> str | None:
+    """Why ``source`` does not parse as ``language`` (``line N: …``), or None when it does."""
+    _check(language)
+    if language == "python":
+        return splice_python.syntax_error(source, filename=filename)
+    return splice_script.syntax_error(source, language=language, filename=filename)
 
 
 def splice_repo(
@@ -171,22 +79,29 @@ def splice_repo(
     symbol: str,
     completion: str,
     signature: str | None = None,
+    *,
+    language: str = "python",
 ) -> Path:
     """Copy ``repo`` to ``dest`` and splice ``completion`` over ``symbol`` in ``dest/file``; return ``dest``.
 
-    ``dest`` must not exist yet. ``__pycache__`` and ``.git`` are not copied (stale bytecode must not mask
-    the spliced source, and history is not needed to run). The original repo is never modified. The file
-    is read and written as UTF-8 with its line endings preserved. Raises ``SpliceError`` as
-    ``splice_source`` does.
+    ``dest`` must not exist yet. ``__pycache__``, ``.git`` and ``node_modules`` are not copied; a top-level
+    ``node_modules`` (the repo's installed JavaScript packages, e.g. its build tool) is linked instead, so
+    the copy builds and tests like the original. The original repo is never modified. The file is read
+    and written as UTF-8 with its line endings preserved. Raises ``SpliceError`` as ``splice_source`` does.
     """
+    _check(language)
     dest = Path(dest)
-    shutil.copytree(
-        repo, dest, ignore=shutil.ignore_patterns("__pycache__", ".git"), ignore_dangling_symlinks=True
-    )
+    shutil.copytree(repo, dest, ignore=shutil.ignore_patterns(*_NOT_COPIED), ignore_dangling_symlinks=True)
+    installed = Path(repo, NODE_MODULES)
+    if installed.is_dir():
+        (dest / NODE_MODULES).symlink_to(installed.resolve(), target_is_directory=True)
     target = dest / file
     with open(target, encoding="utf-8", newline="") as handle:
         source = handle.read()
-    spliced = splice_source(source, symbol, completion, signature, filename=file)
+    spliced = splice_source(source, symbol, completion, signature, filename=file, language=language)
     with open(target, "w", encoding="utf-8", newline="") as handle:
         handle.write(spliced)
     return dest
+
+
+__all__ = ["SPLICE_LANGUAGES", "SpliceError", "definition_source", "splice_repo", "splice_source", "syntax_error"]

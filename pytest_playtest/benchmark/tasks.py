@@ -38,9 +38,12 @@ TASK_FIELDS: tuple[str, ...] = (
     "requirement",
     "context",
     "run",
+    "build",
     "unit_tests",
     "playtest",
 )
+#: Fields a task may leave out: no extra files to read, nothing to build before the app runs.
+OPTIONAL_TASK_FIELDS: tuple[str, ...] = ("context", "build")
 PLAYTEST_FIELDS: tuple[str, ...] = ("strategy", "goal", "expect", "max_steps", "timeout")
 
 # Dotted identifiers; `$` is allowed because JavaScript and TypeScript symbols may use it.
@@ -104,6 +107,8 @@ class Task:
     playtest: PlaytestSpec
     path: Path
     line: int
+    #: argv run in the repo copy before the app starts (e.g. esbuild for TypeScript); None: nothing to build
+    build: list[str] | None = None
 
 
 @dataclass
@@ -232,7 +237,7 @@ def _task(raw: dict[str, Any], base: Path, path: Path, line: int) -> tuple[Task 
     for name in sorted(set(raw) - set(TASK_FIELDS)):
         errors.append(TaskError(path, line, name, f"unknown field; expected {', '.join(TASK_FIELDS)}"))
     for name in TASK_FIELDS:
-        if name not in raw and name != "context":
+        if name not in raw and name not in OPTIONAL_TASK_FIELDS:
             errors.append(TaskError(path, line, name, "missing"))
 
     def repo() -> Path:
@@ -263,6 +268,7 @@ def _task(raw: dict[str, Any], base: Path, path: Path, line: int) -> tuple[Task 
         "signature": lambda: _nonempty_string("signature", raw["signature"]),
         "requirement": lambda: _nonempty_string("requirement", raw["requirement"]),
         "run": lambda: _argv("run", raw["run"]),
+        "build": lambda: _argv("build", raw["build"]),
         "unit_tests": lambda: _argv("unit_tests", raw["unit_tests"]),
         "playtest": lambda: _playtest(raw["playtest"]),
     }

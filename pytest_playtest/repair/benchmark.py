@@ -84,7 +84,7 @@ class BenchmarkRepair:
         task = self.task
         try:
             repo = splice_repo(task.repo, self.workdir / f"repair-{number}", task.file, task.symbol, completion,
-                               task.signature)
+                               task.signature, language=task.language)
         except (SpliceError, OSError) as exc:
             return StageRun({"exec": False}, Diagnosis("exec", f"cannot splice the completion: {exc}"))
         artifacts = self.artifacts / ROUND_FOLDER.format(number=number)

@@ -100,7 +100,7 @@ class RepairLoop:
             record.tokens = answer.tokens
             try:
                 candidate = extract_code(answer.text)
-                validate(self.source, self.task.symbol, candidate, self.signature, self.task.file)
+                validate(self.source, self.task.symbol, candidate, self.signature, self.task.file, self.task.language)
             except Unusable as exc:
                 record.error = f"no usable code: {exc}"
                 record.completion = answer.text
@@ -119,6 +119,7 @@ class RepairLoop:
     def _in_place(self, completion: str) -> str:
         """The file with the failing completion in it, parsing or not (never the original symbol's code)."""
         try:
-            return splice_source(self.source, self.task.symbol, completion, self.signature, filename=self.task.file)
+            return splice_source(self.source, self.task.symbol, completion, self.signature, filename=self.task.file,
+                                 language=self.task.language)
         except SpliceError as exc:
             return f"(the file cannot be shown with this version in place: {exc})"

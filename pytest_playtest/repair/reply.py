@@ -7,10 +7,9 @@ round that got it is recorded as failed with that reason.
 
 from __future__ import annotations
 
-import ast
 import re
 
-from ..benchmark.splice import SpliceError, splice_source
+from ..benchmark.splice import SpliceError, splice_source, syntax_error
 
 # An opening fence (``` or ~~~, with an optional info string), the code, and the same fence closing it.
 _FENCED = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<code>.*?)^[ \t]*(?P=fence)[ \t]*$", re.S | re.M)
@@ -37,14 +36,17 @@ def extract_code(reply: str) -> str:
     return code
 
 
-def validate(source: str, symbol: str, completion: str, signature: str | None, filename: str) -> str:
-    """``source`` with ``completion`` spliced over ``symbol``, if that parses; else ``Unusable`` saying why."""
+def validate(source: str, symbol: str, completion: str, signature: str | None, filename: str,
+             language: str = "python") -> str:
+    """``source`` with ``completion`` spliced over ``symbol``, if that parses; else ``Unusable`` saying why.
+
+    Python is parsed with ``ast``, JavaScript and TypeScript with tree-sitter (the splicer's own parsers).
+    """
     try:
-        spliced = splice_source(source, symbol, completion, signature, filename=filename)
+        spliced = splice_source(source, symbol, completion, signature, filename=filename, language=language)
     except SpliceError as exc:
         raise Unusable(f"the code cannot be put in place: {exc}") from None
-    try:
-        ast.parse(spliced, filename)
-    except SyntaxError as exc:
-        raise Unusable(f"the code does not parse: {filename}, line {exc.lineno}: {exc.msg}") from None
+    problem = syntax_error(spliced, filename=filename, language=language)
+    if problem is not None:
+        raise Unusable(f"the code does not parse: {filename}, {problem}")
     return spliced

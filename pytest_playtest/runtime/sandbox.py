@@ -247,11 +247,13 @@ class Sandbox:
     """One boxed launch: the wrapped argv and environment, and what the box saw when the app ended."""
 
     def __init__(self, policy: SandboxPolicy, *, workdir: Path | None, display: str | None = None,
-                 writable: Sequence[Path] = ()) -> None:
+                 writable: Sequence[Path] = (), readable: Sequence[Path] = ()) -> None:
         self.policy = policy
         self.workdir = (workdir or Path.cwd()).resolve()
         self.display = display
         self.writable = [Path(p).resolve() for p in [*map(str, writable), *policy.paths]]
+        #: extra paths the app reads, kept readable even inside a hidden folder (e.g. linked packages)
+        self.readable = [Path(p).resolve() for p in readable]
         self.cgroup: PidsCgroup | None = None
         self.notes: list[str] = []
         self._refused_at_close: int | None = None
@@ -304,6 +306,7 @@ class Sandbox:
         """What the app needs from the hidden folders, read-only: Python, the package, the display."""
         wanted = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix, sys.exec_prefix) if p}
         wanted.add(Path(__file__).resolve().parents[2])  # the bootstrap of coverage runs from the package
+        wanted.update(self.readable)
         wanted.update(Path(p).resolve() for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)
         socket = self._display_socket()
         if socket is not None:

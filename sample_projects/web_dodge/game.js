@@ -1,17 +1,14 @@
 // Dodge: move the blue square with the arrow keys (or A/D), dodge the falling red blocks.
 // Each block that reaches the ground scores a point; a hit ends the game; Space restarts.
-// Bug variants are chosen by the page that loads this file: <body data-bug="...">.
+// Bug variants are chosen by the page that loads this file: <body data-bug="...">. The rules are in logic.js.
+import { collides, movePlayer, random } from "./logic.js";
+
 const bug = document.body.dataset.bug || "";
 const canvas = document.getElementById("board");
 const ctx = canvas.getContext("2d");
 const scoreView = document.getElementById("score");
 const statusView = document.getElementById("status");
 const W = canvas.width, H = canvas.height, SIZE = 30, STEP = 30;
-
-function random(seed) { // a small seeded generator: the same game every run
-  let state = seed >>> 0;
-  return () => (state = (state * 1664525 + 1013904223) >>> 0) / 4294967296;
-}
 
 let game;
 function reset() {
@@ -31,7 +28,7 @@ function move(dx) {
     const history = undefined;
     history.push(dx); // a TypeError after a few moves
   }
-  game.x = Math.max(0, Math.min(W - SIZE, game.x + dx));
+  game.x = movePlayer(game.x, dx, W, SIZE);
 }
 
 document.addEventListener("keydown", (event) => {
@@ -50,7 +47,7 @@ function tick() {
   game.blocks = game.blocks.filter((b) => b.y <= H);
   if (landed.length && bug !== "no-score") game.score += landed.length; // no-score never counts
   const py = H - SIZE - 10;
-  if (game.blocks.some((b) => b.x < game.x + SIZE && b.x + SIZE > game.x && b.y + SIZE > py && b.y < py + SIZE)) {
+  if (game.blocks.some((block) => collides(block, game.x, py, SIZE))) {
     game.over = true;
   }
   draw(py);

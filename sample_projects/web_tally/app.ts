@@ -1,4 +1,7 @@
 // Tally: count people in and out of a room. The bug variant comes from <body data-bug="...">.
+// The counting rules are in logic.ts; this file wires them to the page.
+import { Tally } from "./logic.js";
+
 type Bug = "" | "throw" | "dead-reset" | "no-total";
 
 const bug = (document.body.dataset.bug ?? "") as Bug;
@@ -6,50 +9,38 @@ const inside = document.getElementById("inside") as HTMLElement;
 const total = document.getElementById("total") as HTMLElement;
 const log = document.getElementById("log") as HTMLElement;
 
-interface Tally {
-  inside: number;
-  total: number;
-  events: string[];
-}
+const tally = new Tally();
 
-const tally: Tally = { inside: 0, total: 0, events: [] };
-
-function show(): void {
-  inside.textContent = String(tally.inside);
-  total.textContent = String(tally.total);
-  log.textContent = tally.events.slice(-3).join(" · ");
-}
+const render = (room: Tally): void => {
+  inside.textContent = String(room.inside);
+  total.textContent = String(room.total);
+  log.textContent = room.recent(3).join(" · ");
+};
 
 function enter(): void {
-  tally.inside += 1;
-  if (bug !== "no-total") {
-    tally.total += 1; // no-total forgets the running total
+  tally.enter();
+  if (bug === "no-total") {
+    tally.total -= 1; // no-total forgets the running total
   }
-  tally.events.push("in");
-  show();
+  render(tally);
 }
 
 function leave(): void {
-  if (tally.inside === 0) {
-    if (bug === "throw") {
-      const last: string | undefined = undefined;
-      (last as unknown as string[]).pop(); // a TypeError when leaving an empty room
-    }
-    return;
+  if (tally.inside === 0 && bug === "throw") {
+    const last: string | undefined = undefined;
+    (last as unknown as string[]).pop(); // a TypeError when leaving an empty room
   }
-  tally.inside -= 1;
-  tally.events.push("out");
-  show();
+  if (tally.leave()) {
+    render(tally);
+  }
 }
 
 function reset(): void {
   if (bug === "dead-reset") {
     return; // the button is there and does nothing
   }
-  tally.inside = 0;
-  tally.total = 0;
-  tally.events = [];
-  show();
+  tally.reset();
+  render(tally);
 }
 
 (document.getElementById("enter") as HTMLButtonElement).addEventListener("click", enter);
@@ -59,4 +50,4 @@ document.addEventListener("keydown", (event: KeyboardEvent) => {
   if (event.key === "ArrowUp") enter();
   if (event.key === "ArrowDown") leave();
 });
-show();
+render(tally);

@@ -40,7 +40,15 @@ def test_loads_the_fixture_suite():
     assert [item.kind for item in first.playtest.expect] == ["text", "alive"]
     assert (first.path, first.line) == (SUITE / "tasks.jsonl", 1)
     assert second.context == []  # optional
+    assert first.build is None  # optional: nothing to build
     assert second.playtest.timeout == 30.5 and second.playtest.max_steps == 20
+
+
+def test_a_build_argv_is_loaded(suite: Path) -> None:
+    task = good_task()
+    task["build"] = ["esbuild", "app.ts", "--outdir=."]
+    tasks, errors = load_tasks(write_lines(suite / "tasks.jsonl", task))
+    assert errors == [] and tasks[0].build == ["esbuild", "app.ts", "--outdir=."]
 
 
 def with_field(name, value):
@@ -86,6 +94,8 @@ BAD_FIELDS = [
     ("run", [], "non-empty list of strings"),
     ("run", "python -m tiles", "non-empty list of strings"),
     ("unit_tests", ["python", 3], "non-empty list of strings"),
+    ("build", "esbuild app.ts", "non-empty list of strings"),
+    ("build", [], "non-empty list of strings"),
     ("playtest", "play it", "must be an object"),
     ("playtest.strategy", "explore", "must be one of goal, coverage"),
     ("playtest.goal", "", "non-empty string"),

@@ -174,8 +174,37 @@ def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pyte
     metrics = results["metrics"]
     # The numbers documented in benchmarks/playeval-mini/README.md.
     assert metrics["exec@1"] == pytest.approx(2 / 3)
-    assert metrics["pass@1"] == pytest.approx(11 / 24)
+    assert metrics["pass@1"] == pytest.approx(17 / 36)
     assert metrics["play@1"] == pytest.approx(1 / 3)
     assert metrics["exec@3"] == metrics["pass@3"] == metrics["play@3"] == pytest.approx(1.0)
-    assert len(results["tasks"]) == 8 and results["n"] == 3
-    assert "overall                        8    66.7    45.8    33.3   100.0   100.0   100.0" in result.stdout.str()
+    assert len(results["tasks"]) == 12 and results["n"] == 3
+    by_language = results["by_language"]
+    assert list(by_language) == ["javascript", "python", "typescript"]
+    assert by_language["python"]["pass@1"] == pytest.approx(11 / 24)
+    for language in ("javascript", "typescript"):
+        assert (by_language[language]["exec@1"], by_language[language]["pass@1"], by_language[language]["play@1"]) \
+            == pytest.approx((2 / 3, 1 / 2, 1 / 3))
+    output = result.stdout.str()
+    assert "overall                       12    66.7    47.2    33.3   100.0   100.0   100.0" in output
+    assert "language: javascript           2    66.7    50.0    33.3   100.0   100.0   100.0" in output
+    assert "language: typescript           2    66.7    50.0    33.3   100.0   100.0   100.0" in output
+
+
+def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pytester) -> None:
+    """playeval-mini's JavaScript and TypeScript mutants: the browser's error, esbuild's output and node's test
+    runner are quoted in the failures; the play-only slips fail the playtest's rule."""
+    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
+                  "-k", "dodge or tally", "-n", "2")
+    output = result.stdout.str()
+    # a syntax error in plain JavaScript: the page's uncaught SyntaxError, with where
+    assert "exception: SyntaxError: missing ) after argument list at /logic.js:11:" in output
+    # a syntax error in TypeScript: the build fails, quoted
+    assert "exec stage failed: build exited with code 1:" in output
+    assert 'Expected ")" but found "{"' in output and "logic.ts:" in output
+    assert 'Expected ")" but found ";"' in output and "app.ts:15:41" in output
+    # a one-line slip in the rules: node's test runner
+    assert "unit tests exited with code 1:" in output and "not ok 2 - the player stays inside the field" in output
+    # a one-line slip only the playtest catches: -= for +=, and a misspelt property
+    assert "expected rule '#score > 0' holds at some point during the run; it never held" in output
+    assert "never held; at the end #total is 'undefined'" in output
+    result.assert_outcomes(passed=18, failed=8, skipped=10)

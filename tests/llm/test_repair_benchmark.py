@@ -185,3 +185,41 @@ def test_endpoint_down_keeps_every_outcome_warns_and_writes_nothing_into_the_rep
     down.assert_outcomes(passed=2, failed=2, skipped=2)
     plain.assert_outcomes(passed=2, failed=2, skipped=2)
     assert tree(suite) == before
+
+
+#: playeval-mini's tally/render mutant that only the playtest catches (esbuild builds a misspelt property).
+TS_TASK_ID = "tally/render"
+TS_PLAY_MUTANT = ("const render = (room: Tally): void => {\n  inside.textContent = String(room.inside);\n"
+                  "  total.textContent = String(room.totl);\n  log.textContent = room.recent(3).join(\" · \");\n};\n")
+TS_RIGHT = TS_PLAY_MUTANT.replace("room.totl", "room.total")
+
+
+def test_a_typescript_sample_is_repaired_through_the_same_splice_build_and_page(pytester: pytest.Pytester) -> None:
+    """The repair of a TypeScript task: the reply is validated with tree-sitter, spliced, built with esbuild
+    (from the copied app's own node_modules) and played in Chromium."""
+    folder = pytester.path / "suite"
+    folder.mkdir()
+    shutil.copytree(REPO_ROOT / "sample_projects" / "web_tally", folder / "web_tally", symlinks=True,
+                    ignore=shutil.ignore_patterns("playtests"))
+    line = next(json.loads(text) for text in (MINI / "tasks.jsonl").read_text().splitlines()
+                if json.loads(text)["task_id"] == TS_TASK_ID)
+    line["repo"] = "web_tally"
+    (folder / "tasks.jsonl").write_text(json.dumps(line) + "\n")
+    (pytester.path / "samples.jsonl").write_text(
+        json.dumps({"task_id": TS_TASK_ID, "completion": TS_PLAY_MUTANT, "tokens": 60}) + "\n")
+
+    def answer(body: dict[str, Any]) -> Reply:
+        if "room.totl" in user_text(body):
+            return Reply(content=f"The total was misspelt.\n\n```ts\n{TS_RIGHT}```\n", prompt_tokens=900,
+                         completion_tokens=90)
+        return Reply(content="I cannot tell.", prompt_tokens=1, completion_tokens=1)
+
+    with OpenAIServer(default=answer) as server:
+        result = run(pytester, "--playtest-base-url", server.url, "--playtest-repair", "1",
+                     "--playtest-results", "results.json")
+    output = result.stdout.str()
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["tasks"][TS_TASK_ID] | {"rounds": None} == {"n": 1, "exec": 1, "pass": 1, "play": 0, "rounds": None}
+    assert "#total is 'undefined'" in user_text(server.bodies()[0])
+    assert "round 1 (play diagnosis, 990 tokens): exec ✓ pass ✓ play ✓ (pass)" in output
+    assert results["metrics"]["play@1_r1"] == 1.0 and results["by_language"]["typescript"]["play@1_r1"] == 1.0

@@ -180,3 +180,10 @@ def test_a_repair_that_cannot_start_is_a_failed_round_and_a_warning(
     assert results["repair"]["errors"] == ["cannot repair: llm option prompts_dir: nowhere is not a folder"]
     result.stdout.fnmatch_lines(["*PlaytestRepairWarning: toy/add: cannot repair*"])
     assert openai_server.bodies() == []
+
+
+def test_validation_of_javascript_uses_the_tree_sitter_splicer() -> None:
+    source = "export function score(game) {\n  return 0;\n}\n"
+    assert "return game.points;" in validate(source, "score", "return game.points;", None, "game.js", "javascript")
+    with pytest.raises(Unusable, match=r"does not parse: game.js, line 2"):
+        validate(source, "score", "return (game.points;", None, "game.js", "javascript")
