@@ -95,12 +95,14 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With ``--playtest``, ``-n`` (``--dist load``) and ``--dist loadgroup`` keep each benchmark sample's
-    stages on one worker (``benchmark/scheduling.py``); other modes are xdist's own."""
+    stages on one worker and start the samples an earlier run found longest first
+    (``benchmark/scheduling.py``); other modes are xdist's own."""
     if not enabled(config) or config.getvalue("dist") not in ("load", "loadgroup"):
         return None
     from .benchmark.scheduling import SampleScheduling
 
-    return SampleScheduling(config, log)
+    store = config.pluginmanager.get_plugin("playtest-store")
+    return SampleScheduling(config, log, earlier=getattr(store, "earlier", None))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -39,6 +39,21 @@ def test_click_on_tk_button_changes_its_label(display: Display, launch) -> None:
     screen.close()
 
 
+def test_difference_counts_every_pixel_with_any_channel_changed() -> None:
+    """The fast paths (equal frames, channels OR-ed) find what a plain any-channel comparison finds."""
+    before = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    assert not difference(before, before.copy()) and difference(before, before.copy()).box is None
+    after = before.copy()
+    after[10:14, 20:31, 1] ^= 1  # one channel of a block
+    after[40, 5] ^= 255  # every channel of one pixel
+    after[25, 30, 2] ^= 7
+    expected = (before != after).any(axis=2)
+    change = difference(before, after)
+    assert change.fraction == np.count_nonzero(expected) / expected.size == (4 * 11 + 2) / (60 * 80)
+    assert change.box == (5, 10, 26, 31)
+    assert difference(before, after[:, :40]).fraction == 1.0  # another size: all changed
+
+
 def test_key_changes_the_pygame_frame(display: Display, launch) -> None:
     app = launch(PYGAME_TOY)
     screen = Screen(display, app)

@@ -465,3 +465,9 @@ def test_a_board_that_fills_the_window_is_found_from_its_cells() -> None:
     grid = Vision().read_grid(frame, 3, 3, cell_text=False)
     assert abs(grid.box.x - 0) <= 2 and abs(grid.box.y - 30) <= 2 and abs(grid.box.w - 300) <= 2
     assert grid.cell_box(2, 1).contains(150, 280)
+
+
+def test_warm_up_loads_the_detector_and_the_recogniser() -> None:
+    ocr.warm_up()
+    engine = ocr._get_engine()
+    assert engine.text_det is not None and engine.text_rec is not None

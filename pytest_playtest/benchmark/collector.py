@@ -450,6 +450,7 @@ class StageItem(pytest.Item):
             app.start()
             shown = app.wait_for_window(timeout=EXEC_WINDOW_TIMEOUT)
             if shown:
+                runtime.warm_up()  # the play stage's OCR loads while this stage only watches the app
                 deadline = time.monotonic() + EXEC_SETTLE
                 while time.monotonic() < deadline and app.poll() is None:
                     time.sleep(0.05)

@@ -4,7 +4,9 @@ The controller appends each stage item's reports (setup, call, teardown; seriali
 ``<results>.store.jsonl`` beside ``--playtest-results``. A killed run loses at most the line being written.
 ``--playtest-resume`` deselects the stage items the store already holds and feeds their stored reports to
 the scoring, so the metrics are computed from the store's content: a resumed run gives the numbers an
-uninterrupted one would. Without ``--playtest-resume`` a run starts a new store.
+uninterrupted one would. Without ``--playtest-resume`` a run starts a new store. Under xdist the controller
+first reads what each sample cost in the store it replaces, so that the longest samples go out first
+(``scheduling.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 
 from ..config import BENCHMARK_PLUGIN, setting
 from .collector import PROPERTY
+from .costs import stored_seconds
 from .metrics import write_results
 from .timing import format_timing, run_timing
 
@@ -64,9 +67,13 @@ class StorePlugin:
         self.path = store_path(config)
         self.resume = bool(config.getoption("playtest_resume", default=False))
         self._out: Any = None
-        finished = _finished(self._read()) if self.resume else {}
+        parallel = self.controller and config.getoption("dist", default="no") != "no"
+        earlier = list(self._read()) if self.resume or parallel else []
+        finished = _finished(iter(earlier)) if self.resume else {}
         self.done = set(finished)
         self.stored: list[dict[str, Any]] = [data for reports in finished.values() for data in reports]
+        #: each sample's seconds in the store as the earlier run left it, for xdist to start the longest first
+        self.earlier = stored_seconds(earlier) if parallel else {}
 
     def _read(self) -> Iterator[dict[str, Any]]:
         if self.path is None or not self.path.is_file():

@@ -55,8 +55,13 @@ def difference(before: np.ndarray, after: np.ndarray, *, tolerance: int = 0) -> 
         return Change(1.0, (0, 0, w, h))
     if tolerance:
         delta = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > tolerance
+    elif np.array_equal(before, after):  # most polls of a waiting loop: ~0.03 ms instead of ~2 ms
+        return NO_CHANGE
     else:
-        delta = (before != after).any(axis=2)
+        unequal = before != after
+        delta = unequal[:, :, 0].copy()  # OR-ing the channels: ~10x faster than .any(axis=2)
+        for channel in range(1, unequal.shape[2]):
+            delta |= unequal[:, :, channel]
     count = int(np.count_nonzero(delta))
     if not count:
         return Change(0.0, None)
@@ -74,8 +79,18 @@ class Screen:
         self.app = app
         self._mss: MSSBase | None = None
         self._last: np.ndarray | None = None
-        self.last_hash = ""
+        self._last_hash: str | None = ""
+        #: the text cursors known when the last screenshot was taken (its hash leaves them out)
+        self._last_carets: tuple[tuple[int, int, int, int], ...] = ()
         self._carets: list[tuple[int, int, int, int]] = []
+
+    @property
+    def last_hash(self) -> str:
+        """The hash of the most recent screenshot, without the places where text cursors blink (computed
+        when first asked for: most screenshots of a waiting loop are only compared, never hashed)."""
+        if self._last_hash is None:
+            self._last_hash = self._identity(self.last, self._last_carets)
+        return self._last_hash
 
     @property
     def last(self) -> np.ndarray:
@@ -96,7 +111,10 @@ class Screen:
             {"left": geometry.x, "top": geometry.y, "width": geometry.width, "height": geometry.height}
         )
         bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
-        return np.ascontiguousarray(bgra[:, :, 2::-1])
+        rgb = np.empty((shot.height, shot.width, 3), dtype=np.uint8)
+        for channel in range(3):  # channel by channel: ~4x faster than one copy of a reversed view
+            rgb[:, :, channel] = bgra[:, :, 2 - channel]
+        return rgb
 
     def screenshot(self) -> np.ndarray:
         """The window as it is now (clipped to the screen); remembered as ``last``."""
@@ -108,7 +126,7 @@ class Screen:
         clipped = type(geometry)(x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
         frame = self.grab_region(clipped)
         self._last = frame
-        self.last_hash = self._identity(frame)
+        self._last_hash, self._last_carets = None, tuple(self._carets)
         return frame
 
     def effect(self, before: np.ndarray, after: np.ndarray) -> Change:
@@ -127,12 +145,13 @@ class Screen:
             del self._carets[:-MAX_CARETS]
         return NO_CHANGE
 
-    def _identity(self, frame: np.ndarray) -> str:
+    @staticmethod
+    def _identity(frame: np.ndarray, carets: tuple[tuple[int, int, int, int], ...]) -> str:
         """The frame's hash, without the places where text cursors blink."""
-        if not self._carets:
+        if not carets:
             return frame_hash(frame)
         masked = frame.copy()
-        for x, y, width, height in self._carets:
+        for x, y, width, height in carets:
             masked[y : y + height, x : x + width] = 0
         return frame_hash(masked)
 

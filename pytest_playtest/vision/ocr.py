@@ -68,6 +68,14 @@ def _get_engine() -> Any:
         return _engine
 
 
+def warm_up() -> None:
+    """Load the engine and run its detector and recogniser once (on a blank image), so that the first read
+    of a frame does not pay for loading them (about 0.6 s). Safe on any thread."""
+    blank = np.full((48, 160, 3), 255, dtype=np.uint8)
+    _detect(blank)
+    _recognise([blank])
+
+
 def _detect(rgb: np.ndarray) -> list[np.ndarray]:
     """The four corners of every text line of an RGB image (rapidocr wants BGR)."""
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])

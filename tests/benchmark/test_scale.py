@@ -189,16 +189,3 @@ def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) ->
     assert timing["samples"] == whole_timing["samples"] == 4
     assert set(timing["per_sample"]) == set(whole_timing["per_sample"])
     assert set(timing["stage_seconds"]) == {"exec", "pass", "play"} and timing["samples_per_hour"] > 0
-
-
-def test_under_xdist_a_samples_stages_are_one_unit_of_work() -> None:
-    from pytest_playtest.benchmark.scheduling import SampleScheduling
-
-    scheduler = SampleScheduling.__new__(SampleScheduling)  # _split_scope reads nothing of its state
-    suite = "benchmarks/my-suite/tasks.jsonl"
-    units = {scheduler._split_scope(f"{suite}::{task}[s{index}]::{stage}")
-             for task in ("toy/t0", "apps/x@y") for index in (0, 12) for stage in ("exec", "pass", "play")}
-    assert units == {f"{suite}::{task}[s{index}]" for task in ("toy/t0", "apps/x@y") for index in (0, 12)}
-    # other tests: one unit each, or their xdist_group's where xdist still marks it in the node id
-    assert scheduler._split_scope("tests/test_a.py::test_b[s1]") == "tests/test_a.py::test_b[s1]"
-    assert scheduler._split_scope("tests/test_a.py::test_c@db") == "db"
