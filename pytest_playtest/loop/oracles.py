@@ -394,7 +394,7 @@ class Oracles:
         target = step.action.target
         if target is None or step.action.kind not in ("click", "double_click") or not self._clicks_handled:
             return
-        if any(_near(t, target) for t in (*self._responsive, *self._reported)):
+        if any(_near(t, target) for t in self._responsive) or self._already_reported(target, buttons):
             return
         key = next((t for t in self._suspects if _near(t, target)), target)
         if key not in self._suspects and not on_widget:
@@ -414,6 +414,12 @@ class Oracles:
             ))
             del self._suspects[key]
             self._reported.append(key)
+
+    def _already_reported(self, target: tuple[int, int], buttons: Sequence[Widget]) -> bool:
+        """Whether the control under ``target`` is reported: near a reported point, or on the same widget
+        (one dead button clicked at two places is one finding)."""
+        boxes = [b.box for b in buttons if b.box.contains(*target)]
+        return any(_near(t, target) or any(box.contains(*t) for box in boxes) for t in self._reported)
 
     def _raised(self, steps: list[int]) -> bool:
         """Whether the app raised an exception right after one of these steps: that explains a control that
