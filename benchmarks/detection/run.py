@@ -5,8 +5,9 @@ prints one table: per app, the seeded bugs detected (the verdict reports the bug
 on the correct version (any finding), the median seconds to detection and the line coverage the correct
 version's run reached. Writes everything to ``benchmarks/detection/results-<host>.json``.
 
-Every run is the manifest's playtest (strategy, expectations, max_steps, timeout) with coverage on, seed 0,
-through the same loop as ``playtest.run()``. Two worker processes, each with its own Xvfb. ``--repeat N``
+Every run is the manifest's playtest (strategy, expectations, max_steps, timeout) with coverage on, seed 0
+(``--seed N`` for another: the policy's seed; the apps keep their own fixed layouts), through the same loop as
+``playtest.run()``. Two worker processes, each with its own Xvfb. ``--repeat N``
 plays every case N times and reports which cases did not give the same status and finding kinds every time
 (the tables count the first run of each).
 """
@@ -46,6 +47,7 @@ class Case:
     variant: str
     policy: str
     run: int = 0
+    seed: int = 0
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Outcome:
     steps: int
     coverage: float | None
     first: str
+    seed: int = 0
 
 
 def manifest(app: str) -> dict:
@@ -83,7 +86,7 @@ def variant_folder(app: str, variant: str, into: Path) -> Path:
     return folder
 
 
-def session(case: Case, display: Display, vision: Vision, scratch: Path, *, seed: int = 0,
+def session(case: Case, display: Display, vision: Vision, scratch: Path, *,
             artifacts: Path | None = None) -> RunResult:
     """One run of the case: the manifest's playtest on a copy of the variant, coverage on."""
     from pytest_playtest.loop.playthrough import run_session
@@ -96,7 +99,7 @@ def session(case: Case, display: Display, vision: Vision, scratch: Path, *, seed
     playtest = spec_data["playtest"]
     defaults = SimpleNamespace(policy=case.policy, max_steps=playtest["max_steps"], timeout=playtest["timeout"],
                                options={}, coverage=True)
-    spec = RunSpec.from_kwargs({"app": [sys.executable, spec_data["entry"]], "cwd": str(folder), "seed": seed,
+    spec = RunSpec.from_kwargs({"app": [sys.executable, spec_data["entry"]], "cwd": str(folder), "seed": case.seed,
                                 "strategy": playtest["strategy"], "expect": playtest["expect"]},
                                defaults=defaults, where=f"{case.app}/{case.variant}")
     return run_session(spec, display=display, vision=vision, artifacts=artifacts,
@@ -118,7 +121,7 @@ def play(case: Case, display: Display, vision: Vision, scratch: Path) -> Outcome
     return Outcome(case.app, case.variant, case.policy, case.run, expected, verdict.status, verdict.kinds(),
                    finding is not None, seconds, verdict.duration, verdict.steps,
                    coverage.lines_hit / coverage.lines_total if coverage and coverage.lines_total else None,
-                   verdict.findings[0].message[:160] if verdict.findings else (verdict.error or ""))
+                   verdict.findings[0].message[:160] if verdict.findings else (verdict.error or ""), case.seed)
 
 
 def worker(cases: list[Case], results: multiprocessing.Queue) -> None:
@@ -136,7 +139,7 @@ def worker(cases: list[Case], results: multiprocessing.Queue) -> None:
                     outcome = play(case, display, vision, Path(scratch))
                 except Exception as exc:  # noqa: BLE001 - one broken case must not stall the table
                     outcome = Outcome(case.app, case.variant, case.policy, case.run, "", "error", [], False, None,
-                                      0.0, 0, None, f"harness: {exc!r}")
+                                      0.0, 0, None, f"harness: {exc!r}", case.seed)
                 print(f"{case.policy:9s} {case.app:8s} {case.variant:28s} {outcome.status:5s} "
                       f"{','.join(outcome.kinds):28s} {time.monotonic() - started:5.1f}s", flush=True)
                 results.put(asdict(outcome))
@@ -183,13 +186,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="parallel worker processes (2 cores: at most 2)")
     parser.add_argument("--variants", default="", help="comma-separated variants (correct, bug names; default all)")
     parser.add_argument("--repeat", type=int, default=1, help="play every case this many times (determinism)")
+    parser.add_argument("--seed", type=int, default=0, help="the policies' seed (default 0)")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
     apps = [a for a in args.apps.split(",") if a] or sorted(
         p.name for p in APPS.iterdir() if (p / "bugs.json").is_file())
     wanted = {v for v in args.variants.split(",") if v}
-    cases = [Case(app, variant, policy, run) for run in range(args.repeat) for policy in args.policies.split(",")
-             for app in apps for variant in [CORRECT, *(b["name"] for b in manifest(app)["bugs"])]
+    cases = [Case(app, variant, policy, run, args.seed)
+             for run in range(args.repeat) for policy in args.policies.split(",") for app in apps
+             for variant in [CORRECT, *(b["name"] for b in manifest(app)["bugs"])]
              if not wanted or variant in wanted]
     queue: multiprocessing.Queue = multiprocessing.Queue()
     workers = [multiprocessing.Process(target=worker, args=(cases[i::args.workers], queue))
