@@ -18,6 +18,7 @@ from pytest_playtest.runtime.app import App, AppError, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen, difference
+from pytest_playtest.vision import Vision
 from tests.conftest import APPS, pid_alive, wait_gone
 
 TK_TOY = str(APPS / "tk_toy.py")
@@ -37,6 +38,25 @@ def test_click_on_tk_button_changes_its_label(display: Display, launch) -> None:
     label_before, label_after = before[10:60], screen.last[10:60]
     assert difference(label_before, label_after).fraction > 0.001
     screen.close()
+
+
+def test_the_rim_of_a_found_button_is_not_the_button(display: Display, launch) -> None:
+    """The box found around a Tk button reaches past its face: a click on its rim lands on the window
+    behind, so only a click the widget is surely hit by can show that a button does nothing."""
+    app = launch(str(APPS / "tk_white_form.py"))
+    screen = Screen(display, app)
+    button = next(w for w in Vision().widgets(screen.wait_until_painted(timeout=5)) if w.kind == "button")
+    box, (x, y) = button.box, button.center
+    executor = Executor(display, app)
+    for rim in ((x, box.y), (box.x, y), (box.right - 1, y), (x, box.bottom - 1)):
+        assert box.contains(*rim) and not button.surely_hit_by(*rim)
+        executor.perform(Action.click(*rim))
+    executor.perform(Action.click(x, y))
+    deadline = time.monotonic() + 3
+    while "clicked" not in app.text_output("stdout") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert button.surely_hit_by(x, y)
+    assert app.text_output("stdout").split() == ["clicked"]  # the centre's click only
 
 
 def test_difference_counts_every_pixel_with_any_channel_changed() -> None:

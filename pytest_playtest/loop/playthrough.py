@@ -567,7 +567,7 @@ def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision, page
         return False
     if page is not None:
         return any(w.kind == "button" and w.box.contains(*target) for w in page.widgets())
-    return any(w.kind == "button" and w.box.contains(*target) and w.marked_at_centre(frame)
+    return any(w.kind == "button" and w.surely_hit_by(*target) and w.marked_at_centre(frame)
                and not _greyed_out(frame, w.box) for w in vision.widgets(frame, key=key))
 
 

@@ -36,6 +36,8 @@ _FIELD_MIN_ASPECT = 2.5
 _FIELD_MIN_BRIGHTNESS = 235
 #: A rectangle whose face is inked beyond this share holds a picture, not a symbol.
 _MAX_MARK_FRACTION = 0.4
+#: How far a box found on the screen may reach beyond the control it frames.
+_FOUND_BOX_SLACK = 3
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,12 @@ class Widget:
     def center(self) -> tuple[int, int]:
         """Where to click it."""
         return self.box.center
+
+    def surely_hit_by(self, x: float, y: float) -> bool:
+        """Whether a click at ``(x, y)`` lands on the control itself: a box found on the screen reaches a
+        few pixels beyond the control's face (a Tk button's starts 2 px before it), so its rim is not
+        counted."""
+        return self.box.expand(-_FOUND_BOX_SLACK).contains(x, y)
 
     def marked_at_centre(self, frame: np.ndarray) -> bool:
         """Whether its middle carries ink (a caption or an icon), as a button's does. A bar or panel boxed
