@@ -59,6 +59,19 @@ def test_the_rim_of_a_found_button_is_not_the_button(display: Display, launch) -
     assert app.text_output("stdout").split() == ["clicked"]  # the centre's click only
 
 
+def test_a_window_replaced_before_its_first_paint_is_followed(display: Display, launch) -> None:
+    """An app may destroy its first window and show another while it sets up (SDL may): the wait for the
+    first paint goes on in the new window instead of ending the launch with "the window is gone"."""
+    app = launch([sys.executable, str(APPS / "tk_replaces_window.py"), "--after", "1500"])
+    screen = Screen(display, app)
+    blank = screen.screenshot()
+    assert "replaced" not in app.text_output("stdout") and (blank == blank[0, 0]).all()
+    painted = screen.wait_until_painted(timeout=10)
+    assert app.wait_for_output("replaced", timeout=5)
+    assert (painted == 255).all(axis=2).mean() > 0.9 and not (painted == painted[0, 0]).all()
+    screen.close()
+
+
 def test_difference_counts_every_pixel_with_any_channel_changed() -> None:
     """The fast paths (equal frames, channels OR-ed) find what a plain any-channel comparison finds."""
     before = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)

@@ -43,6 +43,9 @@ from .sandbox import Sandbox, SandboxError, exit_code, sandboxed_pid
 if TYPE_CHECKING:
     from .display import Display
 
+#: Seconds a running app may go without a window between destroying one and showing its replacement.
+WINDOW_GAP = 0.5
+
 #: Variables never handed to the app: credentials of the tester must not reach untrusted code.
 SECRET_NAME = re.compile(r"(_API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$|^(OPENAI|ANTHROPIC)_", re.I)
 
@@ -435,6 +438,9 @@ class App:
 
     def wait_for_window(self, *, timeout: float = 15.0) -> bool:
         """Wait for the app's largest mapped top-level window; False if the app exited or time ran out."""
+        return self._adopt_window(timeout)
+
+    def _adopt_window(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.alive:
@@ -451,17 +457,28 @@ class App:
         return self._window is not None
 
     def window_geometry(self) -> Geometry:
-        """Where the window is on the screen now (it may have moved or been resized)."""
+        """Where the window is on the screen now (it may have moved or been resized).
+
+        An app that destroys its window while still running may be replacing it (SDL may, while it sets
+        up): its new window is adopted when one appears within WINDOW_GAP seconds.
+        """
         if self._window is None:
             raise AppError("the app has no window (yet)")
         from Xlib.error import XError
 
         try:
-            geometry = self._window.get_geometry()
-            root = self.display.xlib().screen().root
-            origin = root.translate_coords(self._window, 0, 0)
+            return self._geometry()
+        except XError as exc:
+            if not self._adopt_window(WINDOW_GAP):
+                raise AppError(f"the app window is gone: {exc}") from None
+        try:
+            return self._geometry()
         except XError as exc:
             raise AppError(f"the app window is gone: {exc}") from None
+
+    def _geometry(self) -> Geometry:
+        geometry = self._window.get_geometry()
+        origin = self.display.xlib().screen().root.translate_coords(self._window, 0, 0)
         return Geometry(origin.x, origin.y, geometry.width, geometry.height)
 
     def unread_display_input(self) -> int | None:
