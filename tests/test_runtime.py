@@ -72,6 +72,17 @@ def test_a_window_replaced_before_its_first_paint_is_followed(display: Display, 
     screen.close()
 
 
+def test_waking_a_window_that_is_gone_prints_nothing(display: Display, launch,
+                                                    capfd: pytest.CaptureFixture[str]) -> None:
+    """The wake-up message also goes to the window last looked at, which the app may have destroyed: the
+    server's BadWindow answer is expected and must not reach the test's output."""
+    app = launch([sys.executable, str(APPS / "tk_replaces_window.py"), "--after", "300"])
+    assert app.wait_for_output("replaced", timeout=10)
+    assert app.wake() == 2  # the new window, and the old one still remembered
+    display.xlib().sync()
+    assert "X protocol error" not in capfd.readouterr().err
+
+
 def test_difference_counts_every_pixel_with_any_channel_changed() -> None:
     """The fast paths (equal frames, channels OR-ed) find what a plain any-channel comparison finds."""
     before = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)

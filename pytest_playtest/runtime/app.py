@@ -124,8 +124,9 @@ WAKE_INTERVAL = 0.25
 WATCHDOG = 'read -r _; kill -9 -"$0" 2>/dev/null'
 
 
-def _ignore_x_error(*_: Any) -> None:
-    """An X error handler that drops the error (python-xlib prints unhandled ones)."""
+def _ignore_x_error(*_: Any) -> bool:
+    """An X error handler that drops the error: python-xlib prints it unless the handler returns true."""
+    return True
 
 
 class App:
