@@ -224,3 +224,13 @@ def test_a_convert_button_whose_result_is_already_shown_is_not_unresponsive(
     """The unit buttons and Enter convert at once, so Convert shows nothing new until the value changes."""
     verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_converter.py")], max_steps=80).verdict
     assert verdict.passed, verdict.summary()
+
+
+@pytest.mark.parametrize(("flags", "kinds"), [([], []), (["--dead-reset"], ["unresponsive"])])
+def test_a_highlight_that_moves_in_two_passes_is_not_a_clicks_effect(
+        display: Display, vision: Vision, flags: list[str], kinds: list[str]) -> None:
+    """Moving the pointer from one button to the next lights the new one, and 40 ms later dims the old
+    one: the "before" frame is taken once both are drawn, or a dead Reset reached from Add "reacts"."""
+    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_late_leave.py"), *flags],
+                   max_steps=60).verdict
+    assert verdict.kinds() == kinds, verdict.summary()

@@ -121,6 +121,8 @@ class Playthrough:
         self.previous: np.ndarray | None = None
         self.notes: list[str] = []
         self.controls: DeadControls | None = None
+        self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
+        self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
 
     # -- the run ----------------------------------------------------------------------------------------
     def run(self) -> RunResult:
@@ -210,13 +212,15 @@ class Playthrough:
         state = key  # the frame the effect is judged against, and its hash
         stream = self.app.coverage_stream
         reached = stream.total_lines() if stream else 0
+        left = self._button_left(step.action, key)
         try:
             frame, state = self._hover(frame, key, step.action)
             self._executor().perform(step.action)
+            self.pointer = _rests_at(step.action) or self.pointer
         except (ActionError, AppError) as exc:
             step.error = str(exc)
         try:
-            after, change, on_widget = self._effect(frame, step.action, seen=(seen, key))
+            after, change, on_widget = self._effect(frame, step.action, seen=(seen, key), left=left)
         except AppError:
             if self._window_lost(step.index):
                 return
@@ -335,15 +339,25 @@ class Playthrough:
             self.judged.append(Finding("judge", reason, step=step.index))
         self.stopped_by = "finish"
 
-    def _effect(self, frame: np.ndarray, action: Action, *,
-                seen: tuple[np.ndarray, str]) -> tuple[np.ndarray, Change, bool]:
+    def _effect(self, frame: np.ndarray, action: Action, *, seen: tuple[np.ndarray, str],
+                left: Widget | None) -> tuple[np.ndarray, Change, bool]:
         """The frame after an action, how it differs from ``frame``, and whether a click on a widget showed
         nothing. Widgets are found on the frame ``seen`` before the pointer moved (with its hash): a hover
-        highlight can hide a button's outline."""
+        highlight can hide a button's outline.
+
+        A change inside the button the pointer ``left`` alone is that button losing its highlight late (a
+        toolkit may draw it in a second pass, a loaded machine later still), not the action's effect: the
+        effect is looked for from that frame on.
+        """
         assert self.screen is not None
+        credit = self.spec.strategy == "coverage"
         after = _settle(self.screen, frame, action, self.pacing, self.deadline, self.oracles.animating,
-                        credit=self.spec.strategy == "coverage")
+                        credit=credit)
         change = self.screen.effect(frame, after)
+        if left is not None and change.box is not None and left.encloses(Box(*change.box)):
+            frame = after
+            after = _settle(self.screen, frame, action, self.pacing, self.deadline, False, credit=credit)
+            change = self.screen.effect(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
         on_widget = not change and not self.oracles.animating and _on_widget(action, *seen, self.vision,
                                                                             self._page())
@@ -364,21 +378,38 @@ class Playthrough:
         page = self._page()
         return page.widgets() if page is not None else self.vision.widgets(frame, key)
 
+    def _button_left(self, action: Action, key: str) -> Widget | None:
+        """The button the pointer rests on and is about to leave for the action's target, if any (known
+        only when the app does not animate: an animating app is not hovered before input)."""
+        target = action.target
+        if self.pointer is None or target is None or self.oracles.animating:
+            return None
+        return next((w for w in self._buttons(key)
+                     if w.box.contains(*self.pointer) and not w.box.contains(*target)), None)
+
     def _hover(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, str]:
         """The frame (and its hash) to compare the action's effect against, with the pointer already on the
         target.
 
         Toolkits highlight what the pointer rests on; without this, a dead button "reacts" to its click.
+        Once the app has been seen to light a button so, the wait for the highlight of the next button is
+        as long as for any effect (a loaded machine draws it late); a hover may be drawn in more than one
+        pass, so once something changed the window must stay still for ``hover`` seconds.
         (An animating app changes anyway, so there is nothing to gain there.)
         """
         assert self.screen is not None
         if self.oracles.animating or action.kind not in POINTER_KINDS or action.target is None:
             return frame, key
         self._executor().hover(*action.target)
-        if self.screen.wait_for_change(frame, timeout=self.pacing.hover, interval=0.003,
-                                   compare=self.screen.effect):
-            return self.screen.last, self.screen.last_hash
-        return frame, key
+        button = next((w for w in self._buttons(key) if w.box.contains(*action.target)), None)
+        wait = self.pacing.settle if button is not None and self.lights_buttons else self.pacing.hover
+        change = self.screen.wait_for_change(frame, timeout=wait, interval=0.003, compare=self.screen.effect)
+        if not change:
+            return frame, key
+        if button is not None and change.box is not None and button.box.intersection(Box(*change.box)).area:
+            self.lights_buttons = True
+        _until_still(self.screen, self.pacing.hover, limit=self.pacing.settle)
+        return self.screen.last, self.screen.last_hash
 
     def _executor(self) -> Executor:
         assert self.executor is not None
@@ -546,6 +577,13 @@ def _settle(screen: Screen, before: np.ndarray, action: Action, pacing: Pacing,
     if screen.wait_for_change(before, timeout=timeout, interval=0.003, compare=screen.effect):
         _until_still(screen, pacing.repaint, limit=timeout)
     return screen.last
+
+
+def _rests_at(action: Action) -> tuple[int, int] | None:
+    """Where the pointer stays after the action (None: the action does not move it)."""
+    if action.kind == "drag" and action.x2 is not None and action.y2 is not None:
+        return action.x2, action.y2
+    return action.target
 
 
 def _until_still(screen: Screen, still: float, *, limit: float) -> None:

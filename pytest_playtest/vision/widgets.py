@@ -59,6 +59,11 @@ class Widget:
         counted."""
         return self.box.expand(-_FOUND_BOX_SLACK).contains(x, y)
 
+    def encloses(self, box: Box) -> bool:
+        """Whether a changed region ``box`` lies on this control alone (its found box's rim included)."""
+        outer = self.box.expand(_FOUND_BOX_SLACK)
+        return box.union(outer) == outer
+
     def marked_at_centre(self, frame: np.ndarray) -> bool:
         """Whether its middle carries ink (a caption or an icon), as a button's does. A bar or panel boxed
         as one (a menu bar, whose items sit at its left end) is empty there: a click in its middle lands on
