@@ -384,8 +384,11 @@ class Playthrough:
         target = action.target
         if self.pointer is None or target is None or self.oracles.animating:
             return None
-        return next((w for w in self._buttons(key)
-                     if w.box.contains(*self.pointer) and not w.box.contains(*target)), None)
+        button = self._button_at(key, self.pointer)
+        return button if button is not None and not button.box.contains(*target) else None
+
+    def _button_at(self, key: str, point: tuple[int, int]) -> Widget | None:
+        return next((w for w in self._buttons(key) if w.box.contains(*point)), None)
 
     def _hover(self, frame: np.ndarray, key: str, action: Action) -> tuple[np.ndarray, str]:
         """The frame (and its hash) to compare the action's effect against, with the pointer already on the
@@ -401,7 +404,7 @@ class Playthrough:
         if self.oracles.animating or action.kind not in POINTER_KINDS or action.target is None:
             return frame, key
         self._executor().hover(*action.target)
-        button = next((w for w in self._buttons(key) if w.box.contains(*action.target)), None)
+        button = self._button_at(key, action.target)
         wait = self.pacing.settle if button is not None and self.lights_buttons else self.pacing.hover
         change = self.screen.wait_for_change(frame, timeout=wait, interval=0.003, compare=self.screen.effect)
         if not change:
