@@ -71,8 +71,12 @@ OPTIONS: tuple[Option, ...] = (
            "sandbox limits, e.g. address_space=4G,cpu_seconds=600,file_size=1G,open_files=1024,processes=128",
            None),
     Option("--playtest-shard",
-           "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX), split by task",
+           "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX): the tasks are "
+           "dealt out evenly, by id or by --playtest-shard-costs",
            None),
+    Option("--playtest-shard-costs",
+           "benchmark: an earlier run's store (a .store.jsonl): --playtest-shard deals the costliest tasks first, "
+           "so that every shard gets its share of them", None),
 )
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pytest_playtest.actions import Action, ActionError
+from pytest_playtest.loop.oracles import Oracles, OracleSettings
 from pytest_playtest.runtime.app import App, AppError, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
@@ -128,6 +129,29 @@ def test_exit_code_is_reported(display: Display, launch) -> None:
     assert app.wait(10) == 3
     assert not app.wait_for_window(timeout=1)
     assert "exiting with 3" in app.text_output("stderr")
+
+
+# The last piece of its traceback reaches the app's stderr half a second after its exit (a child it
+# started writes it): the pipe's reader is behind the exit, as a reader thread is on a busy machine.
+LATE_TRACEBACK = """\
+import subprocess, sys
+print("Traceback (most recent call last):", file=sys.stderr)
+print('  File "late.py", line 9, in <module>', file=sys.stderr, flush=True)
+late = subprocess.Popen(["sh", "-c", "sleep 0.5; cat >&2"], stdin=subprocess.PIPE)
+late.stdin.write(b"MemoryError: the last piece\\n")
+late.stdin.close()
+sys.exit(1)
+"""
+
+
+def test_an_exit_is_judged_on_the_whole_output(display: Display, launch, tmp_path: Path) -> None:
+    (tmp_path / "late.py").write_text(LATE_TRACEBACK)
+    app = launch([sys.executable, "late.py"], cwd=tmp_path, window=False)
+    assert app.wait(10) == 1
+    oracles = Oracles(app, [], OracleSettings())
+    assert oracles.check_exit(0)
+    assert [f.message for f in oracles.findings] == ["the app exited with code 1: MemoryError: the last piece"]
+    assert app.text_output("stderr").endswith("MemoryError: the last piece")
 
 
 def test_fatal_signal_is_named(display: Display, launch) -> None:

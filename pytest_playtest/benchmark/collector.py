@@ -5,6 +5,9 @@ Collection: every ``tasks.jsonl`` becomes a ``SuiteFile``; each (task, sample) a
 so a later stage is skipped when an earlier one failed; the three items of a sample share an
 ``xdist_group`` so that, with ``--dist loadgroup``, they run in order on one worker.
 
+With ``--playtest-shard`` every task is collected, and the tasks dealt to other shards are deselected
+(``shard.py``): the deal sees every task of the run in every shard.
+
 Scoring happens in the controller only, from the reports (``pytest_runtest_logreport``), which carry the
 task, sample and stage in ``user_properties``: this works the same with and without xdist, because
 workers send their reports to the controller but not their in-memory state.
@@ -28,8 +31,9 @@ import pytest
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
 from ..report.terminal import explain
 from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
+from .costs import read_store, sample_of, stored_seconds, task_costs
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
-from .shard import Shard, ShardError
+from .shard import Shard, ShardError, TaskKey, dealing_order, split_id
 from .splice import SpliceError, definition_source, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
@@ -42,6 +46,8 @@ if TYPE_CHECKING:
     from ..verdict import Verdict
 
 PROPERTY = "playtest_benchmark"
+#: What an xdist worker tells the controller about its collection (in ``workeroutput``): the suites and the deal.
+COLLECTED = "playtest_benchmark_collected"
 EXEC_WINDOW_TIMEOUT = 5.0
 # After the window shows, watch a little longer: many startup crashes happen on the first frame.
 EXEC_SETTLE = 1.0
@@ -104,6 +110,7 @@ class BenchmarkPlugin:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.repair = repair_rounds(config)
+        self.shard_asked = _shard(config)  # a bad value stops the run before anything is collected
         self._tmp: Path | None = None
         self._prepared: dict[tuple[str, str, int], _Prepared] = {}
         self.states: dict[tuple[str, str, int], _SampleState] = {}
@@ -112,6 +119,10 @@ class BenchmarkPlugin:
         self.task_info: dict[tuple[str, str], dict[str, Any]] = {}
         #: (suite, task_id, sample) → its repair rounds, from the reports (--playtest-repair)
         self.repairs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+        #: the suites the run collected tasks of, whether this shard holds any of them or not
+        self.suites: set[str] = set()
+        #: this shard of the run (``--playtest-shard``): index, count, split (the deal's id) and tasks it holds
+        self.shard: dict[str, Any] | None = None
         self.results: dict[str, Any] | None = None
 
     def workdir(self) -> Path:
@@ -139,6 +150,37 @@ class BenchmarkPlugin:
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
+
+    # -- the shard (in each process that collects: all of them deal alike) -----------------------------------
+    @pytest.hookimpl(tryfirst=True)  # before -k, --deselect and --playtest-resume: the deal sees every task
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Keep the tasks dealt to this shard (``--playtest-shard``), and note the suites the run covers."""
+        stages = [item for item in items if isinstance(item, StageItem)]
+        self.suites.update(item.suite for item in stages)
+        if self.shard_asked is not None:
+            held = self._deal(self.shard_asked, stages)
+            dropped = [item for item in stages if item.task_key not in held]
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+                items[:] = [item for item in items if not isinstance(item, StageItem) or item.task_key in held]
+        if hasattr(config, "workeroutput"):  # under xdist the controller collects nothing: it learns this here
+            config.workeroutput[COLLECTED] = {"suites": sorted(self.suites), "shard": self.shard}
+
+    def _deal(self, shard: Shard, stages: list[StageItem]) -> set[TaskKey]:
+        """This shard's tasks, dealt from every task of the run (``shard.py``)."""
+        samples = sorted({sample for item in stages if (sample := sample_of(item.nodeid)) is not None})
+        order = dealing_order({item.task_key for item in stages}, task_costs(samples, _earlier_costs(self.config)))
+        held = shard.holds(order)
+        self.shard = {"index": shard.index, "count": shard.count, "split": split_id(order), "tasks": len(held)}
+        return set(held)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """An xdist worker's collection: the suites and the deal (each worker collected the same)."""
+        collected = getattr(node, "workeroutput", {}).get(COLLECTED)
+        if collected:
+            self.suites.update(collected["suites"])
+            self.shard = self.shard or collected["shard"]
 
     # -- scoring (controller) -----------------------------------------------------------------------------
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -168,13 +210,17 @@ class BenchmarkPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if hasattr(self.config, "workerinput") or not self.outcomes:
+        """Score the run; a run that collected suites but ran none of their samples (a shard dealt no task)
+        writes results that hold no task, and a shard that holds no task is no failed run."""
+        if hasattr(self.config, "workerinput") or self.config.getoption("collectonly") \
+                or not (self.outcomes or self.suites):
             return
         ks = parse_ks(setting(self.config, "playtest_k"))
         per_task: dict[tuple[str, str], list[dict[str, bool]]] = {}
         for (suite, task_id, _), stages in sorted(self.outcomes.items()):
             per_task.setdefault((suite, task_id), []).append(stages)
-        suites = sorted({suite for suite, _ in per_task})
+        # every shard of a run names its suites (and their tasks) alike, whichever tasks it was dealt
+        suites = sorted(self.suites | {suite for suite, _ in per_task})
         outcomes = []
         for (suite, task_id), samples in per_task.items():
             info = self.task_info[(suite, task_id)]
@@ -191,6 +237,10 @@ class BenchmarkPlugin:
                 coverage=_mean(list(info["coverage"].values())),
             ))
         results = compute_metrics("+".join(suites), outcomes, ks)
+        if self.shard is not None:
+            results["shard"] = self.shard
+            if not self.shard["tasks"] and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+                session.exitstatus = pytest.ExitCode.OK
         if self.repair:
             from ..repair.results import add_repair_results
 
@@ -232,6 +282,11 @@ class BenchmarkPlugin:
             return
         terminalreporter.write_sep("=", "playtest benchmark")
         terminalreporter.write_line(format_table(self.results))
+        shard = self.results.get("shard")
+        if shard is not None:
+            held = f"{shard['tasks']} task(s)" if shard["tasks"] else "no task (its results merge all the same)"
+            terminalreporter.write_line(f"shard {shard['index']}/{shard['count']} of split {shard['split']}: "
+                                        f"holds {held}")
         target = setting(self.config, "playtest_results")
         if target:
             terminalreporter.write_line(f"results written to {target}")
@@ -285,10 +340,7 @@ class SuiteFile(pytest.File):
             kind = "task" if path == self.path else "sample"
             yield LineErrorItem.from_parent(self, name=f"{kind}-line-{line}", problems=problems,
                                             where=f"{path.name}:{line}")
-        shard = _shard(self.config)
         for task in tasks:
-            if shard is not None and not shard.holds(suite, task.task_id):
-                continue
             for sample in samples.get(task.task_id, []):
                 yield SampleNode.from_parent(self, name=f"{task.task_id}[s{sample.index}]", task=task,
                                              sample=sample, suite=suite)
@@ -355,6 +407,11 @@ class StageItem(pytest.Item):
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.suite, self.task.task_id, self.sample.index)
+
+    @property
+    def task_key(self) -> TaskKey:
+        """The task as a shard deals it: its suite file's node id and its id."""
+        return (self.nodeid.split("::", 1)[0], self.task.task_id)
 
     def runtest(self) -> None:
         plugin = _plugin(self.config)
@@ -568,6 +625,25 @@ def _shard(config: pytest.Config) -> Shard | None:
         return Shard.parse(str(raw)) if raw else None
     except ShardError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def shard_costs_path(config: pytest.Config) -> Path | None:
+    """The earlier run's store ``--playtest-shard`` deals the tasks by (``--playtest-shard-costs``)."""
+    raw = setting(config, "playtest_shard_costs")
+    return config.invocation_params.dir / Path(raw) if raw else None
+
+
+def _earlier_costs(config: pytest.Config) -> dict[str, float]:
+    """Each sample's seconds in the store ``--playtest-shard-costs`` names (empty without one)."""
+    path = shard_costs_path(config)
+    if path is None:
+        return {}
+    try:
+        return stored_seconds(read_store(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise pytest.UsageError(f"--playtest-shard-costs: cannot read {path}: {exc}") from None
+    except (TypeError, ValueError) as exc:  # a JSON line whose duration is no number
+        raise pytest.UsageError(f"--playtest-shard-costs: {path} is not a run store: {exc}") from None
 
 
 def _mean(values: list[float]) -> float | None:

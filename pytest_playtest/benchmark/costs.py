@@ -8,7 +8,8 @@ A sample's cost is what it took in an earlier run: the seconds of its stage repo
 same ``--playtest-results`` file, read before this run starts a new store. A sample that run did not hold
 costs the median of its task's samples there. Without an earlier run, the task's play timeout (its
 budget) orders the tasks. A unit of work with no estimate (another test, a task the earlier run did not
-have) takes the median of the others' estimates, so it keeps its place among them.
+have) takes the median of the others' estimates, so it keeps its place among them. ``--playtest-shard``
+deals the tasks by the same costs (``task_costs``), from the store ``--playtest-shard-costs`` names.
 
 Samples are named by their node id without the stage (``<suite file>::<task id>[s<N>]``), as the xdist
 controller sees them.
@@ -16,9 +17,11 @@ controller sees them.
 
 from __future__ import annotations
 
+import json
 import re
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from .metrics import STAGES
@@ -39,6 +42,17 @@ def task_of(sample: str) -> tuple[str, str] | None:
     """A sample's (suite file, task id), from its node id."""
     match = SAMPLE_NODEID.fullmatch(sample)
     return (match.group("file"), match.group("task")) if match else None
+
+
+def read_store(path: Path) -> Iterator[dict[str, Any]]:
+    """The serialized reports of a run store, one JSON line each (a line a kill cut short is left out)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            report = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(report, dict):
+            yield report
 
 
 def stored_seconds(reports: Iterable[Mapping[str, Any]]) -> dict[str, float]:
@@ -64,6 +78,17 @@ def estimates(units: Sequence[str], earlier: Mapping[str, float],
         return {}
     fill = statistics.median(known.values())
     return {unit: known.get(unit, fill) for unit in units}
+
+
+def task_costs(samples: Sequence[str], earlier: Mapping[str, float]) -> dict[tuple[str, str], float]:
+    """Each task's expected seconds, keyed by (suite file, task id): the sum of its samples' ``estimates``
+    from the earlier run (empty when that run holds none of them)."""
+    costs: dict[tuple[str, str], float] = {}
+    for sample, seconds in estimates(samples, earlier, {}).items():
+        task = task_of(sample)
+        if task is not None:
+            costs[task] = costs.get(task, 0.0) + seconds
+    return costs
 
 
 def _from_earlier(units: Sequence[str], earlier: Mapping[str, float]) -> dict[str, float]:

@@ -2,8 +2,10 @@
 
 ``playtest-merge OUT.json IN1.json IN2.json ... [--mode auto|shards|runs]``
 
-- shards: one run split across machines, each file holding a disjoint set of tasks. The per-task counts
-  are pooled and every metric is recomputed, exactly as if the run had happened on one machine.
+- shards: one run split across machines, each file holding a disjoint set of tasks (a shard dealt no task
+  holds none). The per-task counts are pooled and every metric is recomputed, exactly as if the run had
+  happened on one machine. Files from ``--playtest-shard`` name their deal: shards of different deals
+  (other ``--playtest-shard-costs``, another shard count) are refused, as is the same shard twice.
 - runs: the same tasks evaluated R times (the paper reports 5 repetitions). Every metric becomes the
   mean over runs, with a 95 % Student-t confidence interval.
 - auto (default): shards when the task sets are disjoint, runs when they are equal, an error otherwise.
@@ -209,7 +211,7 @@ def merge_results(
     task sets and runs for equal ones. ``labels`` name the inputs in error messages (file names, for the CLI).
 
     Raises ``MergeError`` for nothing to merge, mixed suites or k values, inputs that are already a merge
-    of runs, or task sets that do not fit the mode.
+    of runs, task sets that do not fit the mode, or shards of different deals (or one shard twice).
     """
     if mode not in MODES:
         raise MergeError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -236,10 +238,12 @@ def merge_results(
     if mode == "runs":
         merged = _merge_runs(results, labels)
     else:
+        _check_deal(results, labels)
         outcomes = [outcome for result in results for outcome in outcomes_from_results(result)]
         merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"])
         merged["shards"] = len(results)
-    timing = merge_timings([result.get("timing") for result in results], mode)
+    # a shard that holds no task ran no sample: it has no timing, and takes nothing from the others'
+    timing = merge_timings([result.get("timing") for result in results if result["tasks"]], mode)
     if timing is not None:
         merged["timing"] = timing
     if "repair" in results[0]:
@@ -247,6 +251,22 @@ def merge_results(
 
         merge_repair(merged, results, mode)
     return merged
+
+
+def _check_deal(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> None:
+    """Shards pooled together come from one deal of the tasks (``shard.py``), each shard once."""
+    dealt = [(result["shard"], label) for result, label in zip(results, labels, strict=True) if "shard" in result]
+    seen: dict[int, str] = {}
+    for shard, label in dealt:
+        first, first_label = dealt[0]
+        if (shard["count"], shard["split"]) != (first["count"], first["split"]):
+            raise MergeError(
+                f"{first_label} and {label} are shards of different deals (split {first['split']} into "
+                f"{first['count']}, split {shard['split']} into {shard['count']}): run every shard of a run with "
+                "the same suites, shard count and --playtest-shard-costs")
+        if shard["index"] in seen:
+            raise MergeError(f"{seen[shard['index']]} and {label} are both shard {shard['index']}/{shard['count']}")
+        seen[shard["index"]] = label
 
 
 def _check_repair(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> None:

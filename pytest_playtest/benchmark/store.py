@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from ..config import BENCHMARK_PLUGIN, setting
-from .collector import PROPERTY
-from .costs import stored_seconds
+from .collector import PROPERTY, shard_costs_path
+from .costs import read_store, stored_seconds
 from .metrics import write_results
 from .timing import format_timing, run_timing
 
@@ -65,6 +65,11 @@ class StorePlugin:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.path = store_path(config)
+        costs = shard_costs_path(config)
+        if self.path is not None and costs is not None and costs.resolve() == self.path.resolve():
+            # the run rewrites it while xdist workers read it to deal the tasks: they would deal differently
+            raise pytest.UsageError(f"--playtest-shard-costs: {costs} is the store this run writes; give the store "
+                                    "of an earlier run (a copy of it)")
         self.resume = bool(config.getoption("playtest_resume", default=False))
         self._out: Any = None
         parallel = self.controller and config.getoption("dist", default="no") != "no"
@@ -78,11 +83,7 @@ class StorePlugin:
     def _read(self) -> Iterator[dict[str, Any]]:
         if self.path is None or not self.path.is_file():
             return
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                yield json.loads(line)
-            except ValueError:
-                continue  # the line a kill cut short
+        yield from read_store(self.path)
 
     @property
     def controller(self) -> bool:

@@ -3,7 +3,9 @@
 The app runs in its own session/process group with a scrubbed environment (no API keys or tokens);
 its whole group is killed on teardown, and by a watchdog if the test process itself is killed. Its stdout
 and stderr are read continuously by threads, so a traceback printed by a Tk callback is seen while
-the app keeps running.
+the app keeps running. Once it has exited, its output is read only after those threads reached the end of
+its pipes (see :meth:`App.text_output`): on a busy machine they may lag behind the exit, and a crash
+judged before they caught up would lose its traceback.
 
 With ``coverage=CoverageSetup(...)`` a Python app runs under coverage.py through the bootstrap
 (:mod:`.coverage_boot`): the lines it reaches stream in while it runs (``app.coverage_stream``) and
@@ -113,6 +115,10 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
 
 #: The ClientMessage type that wakes a covered app blocked in its toolkit's event loop at teardown.
 WAKE_ATOM = "_PLAYTEST_WAKE"
+#: How long the output of an app that has exited may take to be read to the end of its pipes: the readers
+#: are seconds behind only on a very busy machine; a pipe still open after that is held by a child the app
+#: left running, which may never close it.
+OUTPUT_DRAIN = 2.0
 #: How long :attr:`App.pid` waits for a sandboxed app to appear inside its sandbox.
 SANDBOX_START = 5.0
 
@@ -162,6 +168,7 @@ class App:
         self.output: list[OutputLine] = []
         self._output_changed = threading.Condition()
         self._readers: list[threading.Thread] = []
+        self._drain_deadline: float | None = None  # set when the app's output is first read after its exit
         self._window: Any = None
         self.proc: subprocess.Popen[bytes] | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
@@ -394,9 +401,21 @@ class App:
 
     # -- output ---------------------------------------------------------------------------------------
     def text_output(self, stream: str | None = None, since: int = 0) -> str:
+        """What the app printed (one stream, or both interleaved) from line ``since`` on; once the app has
+        exited, everything it printed."""
+        if self.proc is not None and self.proc.poll() is not None:
+            self._drain()
         with self._output_changed:
             lines = self.output[since:]
         return "\n".join(line.text for line in lines if stream is None or line.stream == stream)
+
+    def _drain(self) -> None:
+        """Wait until the readers reached the end of the pipes, at most OUTPUT_DRAIN seconds after the first
+        read of the exited app's output (a pipe a child holds open does not delay every later read)."""
+        if self._drain_deadline is None:
+            self._drain_deadline = time.monotonic() + OUTPUT_DRAIN
+        for reader in self._readers:
+            reader.join(max(self._drain_deadline - time.monotonic(), 0.0))
 
     def wait_for_output(self, pattern: str, *, timeout: float) -> bool:
         regex = re.compile(pattern)

@@ -56,6 +56,34 @@ def test_shards_through_json_files(tmp_path):
     assert merged["metrics"] == compute_metrics("mini", SUITE_OUTCOMES, [1, 3])["metrics"]
 
 
+def dealt(results, index, count=3, split="0123456789abcdef"):
+    """Results as the shard ``index`` of ``count`` of a deal writes them."""
+    return {**results, "shard": {"index": index, "count": count, "split": split, "tasks": len(results["tasks"])}}
+
+
+def test_a_shard_that_holds_no_task_is_pooled_with_the_others():
+    shards = [dealt(compute_metrics("mini", SUITE_OUTCOMES[:2], [1, 3]), 1),
+              dealt(compute_metrics("mini", SUITE_OUTCOMES[2:], [1, 3]), 2),
+              dealt(compute_metrics("mini", [], [1, 3]), 3)]
+    assert shards[2]["tasks"] == {} and shards[2]["n"] == 0
+    merged = merge_results(shards)
+    assert merged.pop("shards") == 3
+    assert merged == compute_metrics("mini", SUITE_OUTCOMES, [1, 3])
+
+
+def test_shards_of_different_deals_or_one_shard_twice_are_refused():
+    first, second = compute_metrics("mini", SUITE_OUTCOMES[:2], [1]), compute_metrics("mini", SUITE_OUTCOMES[2:], [1])
+    with pytest.raises(MergeError, match="shards of different deals"):
+        merge_results([dealt(first, 1), dealt(second, 2, split="fedcba9876543210")], labels=["a.json", "b.json"])
+    with pytest.raises(MergeError, match="shards of different deals"):
+        merge_results([dealt(first, 1, count=2), dealt(second, 2)])
+    empty = dealt(compute_metrics("mini", [], [1]), 3)
+    with pytest.raises(MergeError, match="c.json and d.json are both shard 3/3"):
+        merge_results([dealt(first, 1), empty, empty], labels=["a.json", "c.json", "d.json"])
+    # results without a deal (unsharded, or from before shards named theirs) merge as they did
+    assert merge_results([first, dealt(second, 2)])["shards"] == 2
+
+
 def test_runs_become_means_with_a_student_t_interval():
     runs = [run_with_play(1), run_with_play(2), run_with_play(3)]
     merged = merge_results(runs)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.benchmark.shard import Shard, ShardError
+from pytest_playtest.benchmark.shard import Shard, ShardError, dealing_order
 
 MERGE = Path(sys.executable).parent / "playtest-merge"
 needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
@@ -58,13 +58,53 @@ def test_shards_split_by_task_disjoint_and_complete(pytester: pytest.Pytester,
     whole = _collected(pytester, str(suite))
     shards = [_collected(pytester, str(suite), "--playtest-shard", f"{i}/3") for i in (1, 2, 3)]
     assert sorted(sum(shards, [])) == sorted(whole)
-    assert all(shard for shard in shards)  # 12 tasks: every shard gets some
     tasks_of = [{node.split("::")[1].split("[")[0] for node in shard} for shard in shards]
+    assert [len(tasks) for tasks in tasks_of] == [4, 4, 4]  # 12 tasks dealt to 3 shards
     assert not (tasks_of[0] & tasks_of[1]) and not (tasks_of[1] & tasks_of[2]) and not (tasks_of[0] & tasks_of[2])
     # all samples of a task (its three stages) stay in one shard, and the split is the same every time
     assert shards[1] == _collected(pytester, str(suite), "--playtest-shard", "2/3")
     monkeypatch.setenv("JOB_COMPLETION_INDEX", "1")
     assert _collected(pytester, str(suite), "--playtest-shard", "auto/3") == shards[1]
+
+
+def test_tasks_are_dealt_evenly_the_costliest_first() -> None:
+    for count in range(1, 7):
+        for size in range(12):
+            order = dealing_order({("s/tasks.jsonl", f"t{i:02}") for i in range(size)}, {})
+            dealt = [Shard(index, count).holds(order) for index in range(1, count + 1)]
+            assert sorted(sum(dealt, [])) == order  # every task in one shard
+            assert max(map(len, dealt)) - min(map(len, dealt)) <= 1, (count, size)
+    tasks = [("s/tasks.jsonl", name) for name in ("a", "b", "c", "d", "e")]
+    # by id without costs; with costs the costliest first, a task without one at the median
+    assert dealing_order(tasks, {}) == tasks
+    costs = dict(zip(tasks, (1.0, 50.0, 40.0, 2.0), strict=False))
+    assert [task for _, task in dealing_order(tasks, costs)] == ["b", "c", "e", "d", "a"]
+    # there and back (shards 1, 2, 2, 1, 1): the two costliest in different shards, the third beside the second
+    assert [[task for _, task in Shard(index, 2).holds(dealing_order(tasks, costs))] for index in (1, 2)] == [
+        ["b", "d", "a"], ["c", "e"]]
+
+
+def test_shards_are_dealt_by_the_costs_an_earlier_store_recorded(pytester: pytest.Pytester) -> None:
+    suite = _suite(pytester.path, tasks=4)
+
+    def tasks_of(*args: str) -> list[str]:
+        nodes = _collected(pytester, str(suite), *args)
+        return sorted({node.split("::")[1].split("[")[0] for node in nodes})
+
+    assert [tasks_of("--playtest-shard", f"{i}/2") for i in (1, 2)] == [["toy/t0", "toy/t3"], ["toy/t1", "toy/t2"]]
+    store = pytester.path / "earlier.store.jsonl"
+    reports = [{"nodeid": f"my-suite/tasks.jsonl::toy/t{task}[s0]::{stage}", "when": "call", "duration": seconds}
+               for task, seconds in enumerate((1.0, 50.0, 40.0, 2.0)) for stage in ("exec", "pass", "play")]
+    store.write_text("".join(json.dumps(report) + "\n" for report in reports))
+    costs = ("--playtest-shard-costs", str(store))
+    assert [tasks_of("--playtest-shard", f"{i}/2", *costs) for i in (1, 2)] == [["toy/t0", "toy/t1"],
+                                                                                ["toy/t2", "toy/t3"]]
+    missing = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--collect-only", str(suite),
+                                 "--playtest-shard", "1/2", "--playtest-shard-costs", "nowhere.store.jsonl")
+    assert f"--playtest-shard-costs: cannot read {pytester.path / 'nowhere.store.jsonl'}" in missing.stderr.str()
+    own = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--collect-only", str(suite),
+                             "--playtest-shard", "1/2", "--playtest-results", "earlier.json", *costs)
+    assert "is the store this run writes" in own.stderr.str()
 
 
 def test_shard_values_are_checked() -> None:
@@ -157,22 +197,26 @@ def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pyteste
     print(*[line for line in resumed.stdout.lines if "samples/hour" in line])  # shown with -s
 
 
-@needs_xvfb
-def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) -> None:
-    """Two tasks that fall in different shards, run whole and as 1/2 and 2/2, then ``playtest-merge``."""
-    from tests.benchmark.test_collector import _run, _task
+def _two_task_suite(pytester: pytest.Pytester, completions: tuple[str, ...]) -> list[str]:
+    """The toy suite (folder ``suite``) with the tasks clicker/on_click and clicker/reset, each with a sample
+    of each completion; the arguments that run it."""
+    from tests.benchmark.test_collector import _task
 
     suite = _toy_suite(pytester)
-    candidates = [f"toy/add-{i}" for i in range(20)]
-    first = next(task for task in candidates if Shard(1, 2).holds("suite", task))
-    second = next(task for task in candidates if Shard(2, 2).holds("suite", task))
-    (suite / "tasks.jsonl").write_text(_task(first) + "\n" + _task(second) + "\n")
-    samples = [{"task_id": task, "completion": completion, "tokens": tokens}
-               for task in (first, second)
-               for completion, tokens in (("return total +\n", 5), ("return total + amount\n", 9))]
+    tasks = ("clicker/on_click", "clicker/reset")
+    (suite / "tasks.jsonl").write_text("".join(_task(task) + "\n" for task in tasks))
+    samples = [{"task_id": task, "completion": completion, "tokens": 5 + 4 * number}
+               for task in tasks for number, completion in enumerate(completions)]
     (pytester.path / "samples.jsonl").write_text("".join(json.dumps(sample) + "\n" for sample in samples))
-    args = ["suite/", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2"]
+    return ["suite/", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2"]
 
+
+@needs_xvfb
+def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) -> None:
+    """A two-task suite run whole and as 1/2 and 2/2 (one task each), then ``playtest-merge``."""
+    from tests.benchmark.test_collector import _run
+
+    args = _two_task_suite(pytester, ("return total +\n", "return total + amount\n"))
     _run(pytester, *args, "--playtest-results", "whole.json")
     for index in (1, 2):
         shard = _run(pytester, *args, "--playtest-shard", f"{index}/2", "--playtest-results", f"shard-{index}.json")
@@ -185,7 +229,35 @@ def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) ->
     result = json.loads((pytester.path / "merged.json").read_text())
     assert result.pop("shards") == 2
     timing, whole_timing = result.pop("timing"), whole.pop("timing")
-    assert result == whole and set(whole["tasks"]) == {first, second}
+    assert result == whole and set(whole["tasks"]) == {"clicker/on_click", "clicker/reset"}
     assert timing["samples"] == whole_timing["samples"] == 4
     assert set(timing["per_sample"]) == set(whole_timing["per_sample"])
     assert set(timing["stage_seconds"]) == {"exec", "pass", "play"} and timing["samples_per_hour"] > 0
+
+
+def test_a_shard_dealt_no_task_writes_results_that_merge(pytester: pytest.Pytester) -> None:
+    """3/3 of a two-task suite runs nothing, exits 0 and writes results holding no task; the three shards
+    merge into the whole run's numbers. (Samples that do not compile: no app starts.)"""
+    from tests.benchmark.test_collector import _run
+
+    args = _two_task_suite(pytester, ("return total +\n", "return (total\n"))
+    _run(pytester, *args, "--playtest-results", "whole.json").assert_outcomes(failed=4, skipped=8)
+    for index in (1, 2):
+        shard = _run(pytester, *args, "--playtest-shard", f"{index}/3", "--playtest-results", f"shard-{index}.json")
+        shard.assert_outcomes(failed=2, skipped=4)
+    empty = _run(pytester, *args, "--playtest-shard", "3/3", "--playtest-results", "shard-3.json")
+    assert empty.ret == 0 and "12 deselected" in empty.stdout.str()  # the other shards' 4 samples x 3 stages
+    empty.stdout.fnmatch_lines(["shard 3/3 of split * holds no task*"])
+    results = json.loads((pytester.path / "shard-3.json").read_text())
+    assert results["suite"] == "suite" and results["tasks"] == {} and results["n"] == 0
+    assert results["shard"]["tasks"] == 0 and (results["shard"]["index"], results["shard"]["count"]) == (3, 3)
+
+    merged = subprocess.run([str(MERGE), "merged.json", "shard-1.json", "shard-2.json", "shard-3.json"],
+                            cwd=pytester.path, capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stderr
+    assert "3 shard(s)" in merged.stdout and "4 samples in" in merged.stdout
+    whole = json.loads((pytester.path / "whole.json").read_text())
+    result = json.loads((pytester.path / "merged.json").read_text())
+    assert result.pop("shards") == 3
+    assert result.pop("timing")["samples"] == whole.pop("timing")["samples"] == 4
+    assert result == whole
