@@ -17,6 +17,7 @@ JSON form (task files): ``{"text": "..."}``, ``{"final_text": "..."}``, ``{"no_t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,15 @@ class Expectation:
 
     @property
     def regex(self) -> re.Pattern[str]:
-        return re.compile(self.pattern or "", re.IGNORECASE)
+        """The pattern as it is searched: case-insensitive, ``^`` and ``$`` at the ends of every line."""
+        return re.compile(self.pattern or "", re.IGNORECASE | re.MULTILINE)
+
+    def search(self, text: str, pieces: Sequence[str] = ()) -> re.Match[str] | None:
+        """Where the pattern matches what the window shows: its whole text (so a pattern may span lines, and
+        ``^``/``$`` anchor at each line), else one of its ``pieces`` (the OCR's text boxes: a tile's number
+        is one box on a line of tiles)."""
+        regex = self.regex
+        return regex.search(text) or next((m for piece in pieces if (m := regex.search(piece))), None)
 
     @property
     def needs_text(self) -> bool:
@@ -99,7 +108,8 @@ class Expectation:
 
 
 def text(pattern: str) -> Expectation:
-    """The regex ``pattern`` (case-insensitive) is seen in the window's text at some point."""
+    """The regex ``pattern`` (case-insensitive) is seen in the window's text at some point: in its whole text,
+    where ``^``/``$`` anchor at each line, or in one text box (see ``Expectation.search``)."""
     return Expectation("text", pattern=pattern)
 
 

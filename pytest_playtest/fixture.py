@@ -17,7 +17,6 @@ Whole playtest::
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from . import expect as expect_module
 from .actions import Action
 from .config import HAND_RECORD_KEY, VERDICTS_KEY
 from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
@@ -236,15 +236,17 @@ class Playtest:
         return self.runtime.vision.text(frame, key=screen.last_hash)
 
     def wait_for_text(self, pattern: str, *, timeout: float = 5.0, raising: bool = True) -> str | None:
-        """Wait until the regex ``pattern`` (case-insensitive) is in the window's text; the match."""
+        """Wait until the regex ``pattern`` is in the window's text, searched as ``expect.text`` searches it
+        (case-insensitive, per line and per text box); the match."""
         screen, _ = self._require_window()
-        regex = re.compile(pattern, re.IGNORECASE)
+        wanted = expect_module.text(pattern)
         deadline = time.monotonic() + timeout
         seen = ""
         while True:
             frame = screen.screenshot()
             seen = self.runtime.vision.text(frame, key=screen.last_hash)
-            match = regex.search(seen)
+            boxes = self.runtime.vision.read(frame, key=screen.last_hash)
+            match = wanted.search(seen, [box.text for box in boxes])
             if match:
                 return match.group(0)
             if time.monotonic() >= deadline:

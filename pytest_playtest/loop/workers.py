@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +14,10 @@ from ..vision import Vision, changed_regions
 
 
 class TextReader:
-    """OCRs the newest frame in the background and feeds the expectations; drops frames it can't keep up with."""
+    """OCRs the newest frame in the background and feeds the expectations (the frame's text and its text boxes);
+    drops frames it can't keep up with."""
 
-    def __init__(self, vision: Vision, on_text: Callable[[str, int], None]) -> None:
+    def __init__(self, vision: Vision, on_text: Callable[[str, int, Sequence[str]], None]) -> None:
         self._vision = vision
         self._on_text = on_text
         self._latest: tuple[np.ndarray, str, int] | None = None
@@ -45,7 +46,7 @@ class TextReader:
                 self._vision.read_changed(frame, key, last_key, changed_regions(last_frame, frame))
             last_frame, last_key = frame, key
             self.text = self._vision.text(frame, key=key)
-            self._on_text(self.text, step)
+            self._on_text(self.text, step, [box.text for box in self._vision.read(frame, key=key)])
 
     def close(self) -> None:
         """Stop once the last frame offered has been read."""
