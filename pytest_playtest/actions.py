@@ -17,8 +17,8 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeGuard, get_args
 
 ActionKind = Literal[
-    "click", "double_click", "right_click", "drag", "type_text", "press", "hotkey", "hold", "scroll", "wait",
-    "finish",
+    "click", "double_click", "right_click", "drag", "move", "type_text", "press", "hotkey", "hold", "scroll",
+    "wait", "finish",
 ]
 Direction = Literal["up", "down", "left", "right"]
 FinishVerdict = Literal["pass", "fail"]
@@ -27,7 +27,7 @@ FinishVerdict = Literal["pass", "fail"]
 FieldType = Literal["integer", "number", "string", "keys"]
 
 ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
-POINTER_KINDS: frozenset[ActionKind] = frozenset({"click", "double_click", "right_click", "drag", "scroll"})
+POINTER_KINDS: frozenset[ActionKind] = frozenset({"click", "double_click", "right_click", "drag", "move", "scroll"})
 KEY_KINDS: frozenset[ActionKind] = frozenset({"type_text", "press", "hotkey", "hold"})
 
 # The most a single action may ask for, so a policy cannot stall the run inside one step.
@@ -109,6 +109,8 @@ SCHEMA: Mapping[ActionKind, KindSpec] = MappingProxyType({
         _coordinate("x2", "end x in pixels of the screenshot"),
         _coordinate("y2", "end y in pixels of the screenshot"),
     )),
+    "move": KindSpec("Move the pointer to a point without pressing a button (games steered by the mouse).",
+                     (_X, _Y)),
     "type_text": KindSpec("Type text into the focused widget.", (
         FieldSpec("text", "string", "the text to type", 1, MAX_TEXT),
     )),
@@ -182,6 +184,10 @@ class Action:
         return cls("drag", x=int(x1), y=int(y1), x2=int(x2), y2=int(y2))
 
     @classmethod
+    def move(cls, x: int, y: int) -> Action:
+        return cls("move", x=int(x), y=int(y))
+
+    @classmethod
     def type_text(cls, text: str) -> Action:
         return cls("type_text", text=text)
 
@@ -252,6 +258,8 @@ class Action:
                 return f"{self.kind}({self.x},{self.y}){extra}"
             case "drag":
                 return f"drag({self.x},{self.y}→{self.x2},{self.y2})"
+            case "move":
+                return f"move({self.x},{self.y})"
             case "type_text":
                 return f"type {self.text!r}"
             case "press":

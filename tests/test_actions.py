@@ -33,6 +33,7 @@ EXAMPLES: dict[str, Action] = {
     "double_click": Action.double_click(0, MAX_COORDINATE),
     "right_click": Action.right_click(5, 6),
     "drag": Action.drag(1, 2, 300, 400),
+    "move": Action.move(40, 50),
     "type_text": Action.type_text("hello, world"),
     "press": Action.press("left", 3),
     "hotkey": Action.hotkey("ctrl", "shift", "s"),

@@ -6,6 +6,7 @@ Coordinates are relative to the app window's top-left corner (client area).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from ..actions import KEY_KINDS, Action, ActionError
 from .app import App
@@ -36,25 +37,26 @@ class Executor:
         except InputError as exc:
             raise ActionError(str(exc)) from None
 
-    def perform(self, action: Action) -> None:
-        """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed.
+    def perform(self, action: Action, *, pause: Callable[[float], object] = time.sleep) -> None:
+        """Perform ``action``; raises ActionError (nothing sent) when it cannot be performed. ``pause`` spends
+        the seconds of a wait or of a key held down (the loop watches the app meanwhile).
 
         The action is valid by construction (``Action.validate``): the fields its kind needs are set.
         """
         if action.kind == "finish":
             return
         if action.kind == "wait":
-            time.sleep(action.seconds)
+            pause(action.seconds)
             return
         try:
             if action.kind in KEY_KINDS:
-                self._keys(action)
+                self._keys(action, pause)
             else:
                 self._pointer(action)
         except InputError as exc:
             raise ActionError(str(exc)) from None
 
-    def _keys(self, action: Action) -> None:
+    def _keys(self, action: Action, pause: Callable[[float], object]) -> None:
         xin = self.display.input()
         text, key = action.text or "", action.key or ""
         xin.check_keys(*(text if action.kind == "type_text" else (key,) if key else action.keys))
@@ -70,7 +72,11 @@ class Executor:
             case "hotkey":
                 xin.hotkey(*action.keys)
             case "hold":
-                xin.press(key, hold=action.seconds)
+                xin.key_down(key)
+                try:
+                    pause(action.seconds)
+                finally:
+                    xin.key_up(key)
 
     def _pointer(self, action: Action) -> None:
         xin = self.display.input()
@@ -81,7 +87,9 @@ class Executor:
                 xin.button(x, y, button, clicks=2 if action.kind == "double_click" else 1)
             case "drag":
                 xin.drag(x, y, *self._absolute(action.x2 or 0, action.y2 or 0))
+            case "move":
+                xin.glide(x, y)
             case "scroll":
                 direction = action.direction or "down"
                 button = {"left": "scroll_left", "right": "scroll_right"}.get(direction, direction)
-                xin.button(x, y, button, clicks=action.amount, interval=0.01)
+                xin.button(x, y, button, clicks=action.amount, interval=0.01, hold=0.0)

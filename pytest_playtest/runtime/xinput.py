@@ -29,6 +29,9 @@ KEY_NAMES: dict[str, str] = {
 }
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3, "up": 4, "down": 5, "scroll_left": 6, "scroll_right": 7}
+#: Seconds a press lasts, as a hand's does: a game that polls the keyboard or mouse once per frame (a
+#: 30 fps frame is 33 ms) must see the key or button down, not a press and release within one frame.
+TAP = 0.05
 
 
 class InputError(ValueError):
@@ -79,7 +82,7 @@ class XInput:
             xtest.fake_input(self.conn, X.KeyRelease, self._shift)
         self.conn.sync()
 
-    def press(self, name: str, *, hold: float = 0.0) -> None:
+    def press(self, name: str, *, hold: float = TAP) -> None:
         self.key_down(name)
         if hold:
             time.sleep(hold)
@@ -92,8 +95,9 @@ class XInput:
             self.key_up(name)
 
     def type_text(self, text: str, *, interval: float = 0.004) -> None:
+        """Type as a fast typist does: each character's press is short (fields read characters, not frames)."""
         for char in text:
-            self.press(char)
+            self.press(char, hold=0.0)
             if interval:
                 time.sleep(interval)
 
@@ -102,13 +106,26 @@ class XInput:
         xtest.fake_input(self.conn, X.MotionNotify, x=x, y=y)
         self.conn.sync()
 
-    def button(self, x: int, y: int, button: str = "left", *, clicks: int = 1, interval: float = 0.05) -> None:
+    def glide(self, x: int, y: int, *, steps: int = 8, interval: float = 0.01) -> None:
+        """Move the pointer to (x, y) through points on the way, as a hand moves it: an app that follows the
+        pointer sees motion, not a jump."""
+        pointer = self.conn.screen().root.query_pointer()
+        x0, y0 = pointer.root_x, pointer.root_y
+        for i in range(1, steps + 1):
+            self.move(x0 + (x - x0) * i // steps, y0 + (y - y0) * i // steps)
+            time.sleep(interval)
+
+    def button(self, x: int, y: int, button: str = "left", *, clicks: int = 1, interval: float = 0.05,
+               hold: float = TAP) -> None:
         self.move(x, y)
         code = BUTTONS[button]
         for i in range(clicks):
             if i:
                 time.sleep(interval)
             xtest.fake_input(self.conn, X.ButtonPress, code)
+            self.conn.sync()
+            if hold:
+                time.sleep(hold)
             xtest.fake_input(self.conn, X.ButtonRelease, code)
             self.conn.sync()
 
