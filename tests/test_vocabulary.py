@@ -6,6 +6,7 @@ import importlib.util
 import json
 import sys
 import textwrap
+import turtledemo
 from pathlib import Path
 from typing import Any, cast
 
@@ -461,3 +462,55 @@ def test_detection_benchmark_apps(app: str, keys: set[str], quits: tuple[str, ..
     assert keys <= set(found.keys)
     assert found.quit_keys == quits
     assert found.buttons == buttons
+
+
+def test_turtle_keys_clicks_and_drags(tmp_path: Path) -> None:
+    found = source(tmp_path, """
+        from string import ascii_lowercase
+        from turtle import *
+
+        def go(dx):
+            pass
+
+        def tap(x, y):
+            pass
+
+        listen()
+        onkey(lambda: go(1), 'Right')
+        onkeypress(lambda: go(-1), key='Left')
+        onkeyrelease(lambda: go(0), 'space')
+        onkey(bye, 'Escape')
+        onkey(None, 'Up')
+        for letter in ascii_lowercase:
+            onkey(lambda letter=letter: go(letter), letter)
+        onscreenclick(tap)
+        onscreenclick(tap, 3)
+        ondrag(goto)
+        done()
+        """)
+    assert found.keys[:4] == ("right", "left", "space", "escape")
+    assert found.keys[4:] == tuple("abcdefghijklmnopqrstuvwxyz") and "up" not in found.keys
+    assert found.quit_keys == ("escape",)
+    assert found.buttons == ("left", "right") and found.drags and not found.typing
+
+
+def test_turtle_any_key_is_typing(tmp_path: Path) -> None:
+    found = source(tmp_path, """
+        import turtle
+        screen = turtle.Screen()
+        screen.onkeypress(lambda: None)
+        screen.onscreenclick(None)
+        turtle.mainloop()
+        """)
+    assert found.typing and found.keys == () and found.buttons == ()
+
+
+def test_turtledemo_games() -> None:
+    """turtle programs written by someone else (the standard library's demos): their keys and clicks."""
+    demos = Path(turtledemo.__file__).parent
+    paint = scan_app(str(demos / "paint.py"), demos)
+    assert paint.buttons == ("left", "right", "middle") and paint.keys == ()
+    hanoi = scan_app(str(demos / "minimal_hanoi.py"), demos)
+    assert hanoi.keys == ("space",) and hanoi.buttons == ()
+    nim = scan_app(str(demos / "nim.py"), demos)
+    assert set(nim.keys) == {"space", "escape"} and nim.buttons == ("left",)

@@ -448,6 +448,15 @@ _MENU_ADD = frozenset({"add_command", "add_checkbutton", "add_radiobutton", "add
 _COMMAND_KW = ("command", "callback", "on_click", "onclick", "action", "func")
 _TK_TYPING = frozenset({"Entry", "Text", "ScrolledText", "Spinbox", "Combobox"})
 _CLICKABLE = frozenset({"OptionMenu", "Combobox", "Listbox", "Scale", "Spinbox", "Menubutton"})
+#: Bare calls that end the app (``bye`` is turtle's, often star-imported).
+_EXIT_FUNCTIONS = frozenset({"exit", "quit", "bye"})
+#: turtle's input registrations: the key argument's position (``onkey(fun, key)``), or the mouse button's
+#: (``onscreenclick(fun, btn=1)``); ``ondrag`` moves with the button held.
+_TURTLE_KEYS = frozenset({"onkey", "onkeyrelease", "onkeypress"})
+_TURTLE_CLICKS = frozenset({"onscreenclick", "onclick", "onrelease", "ondrag"})
+#: The standard library's strings of characters (``for letter in ascii_lowercase: onkey(..., letter)``).
+_STRING_CONSTANTS = {"ascii_lowercase": "abcdefghijklmnopqrstuvwxyz", "ascii_uppercase": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                     "ascii_letters": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "digits": "0123456789"}
 
 
 def _ident(node: ast.AST) -> str:
@@ -512,8 +521,8 @@ def _flag_target(node: ast.AST) -> bool:
 def _exit_candidate(call: ast.Call) -> bool:
     func = call.func
     if isinstance(func, ast.Name):
-        return func.id in ("exit", "quit")
-    return isinstance(func, ast.Attribute) and func.attr in ("exit", "_exit", "quit", "destroy", "post")
+        return func.id in _EXIT_FUNCTIONS
+    return isinstance(func, ast.Attribute) and func.attr in ("exit", "_exit", "quit", "destroy", "post", "bye")
 
 
 @dataclass
@@ -790,11 +799,13 @@ class _Analysis:
         """Whether this call ends the app by itself (``sys.exit()``, ``pygame.quit()``, ``root.destroy()``...)."""
         func = call.func
         if isinstance(func, ast.Name):
-            return func.id in ("exit", "quit") and func.id not in self.t.functions
+            return func.id in _EXIT_FUNCTIONS and func.id not in self.t.functions
         if not isinstance(func, ast.Attribute):
             return False
         receiver = _ident(func.value)
         if func.attr == "exit" and receiver == "sys" or func.attr == "_exit" and receiver == "os":
+            return True
+        if func.attr == "bye":  # turtle.bye(), screen.bye()
             return True
         if func.attr == "destroy":
             if local_names and isinstance(func.value, ast.Name) and receiver in local_names:
@@ -840,7 +851,7 @@ class _Analysis:
         if isinstance(node, ast.Name):
             if node.id in self.t.functions:
                 return self.call_exits(node.id, "name", where)
-            return node.id in ("exit", "quit")
+            return node.id in _EXIT_FUNCTIONS
         if isinstance(node, ast.Attribute):
             if self._exit_call(ast.Call(func=node, args=[], keywords=[]), where.tk):
                 return True
@@ -1358,6 +1369,10 @@ class _Scanner(_Visitor):
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         if isinstance(func, ast.Attribute) and name in _BIND:
             self._bind(node, name, keywords)
+        elif name in _TURTLE_KEYS:
+            self._turtle_key(node, keywords)
+        elif name in _TURTLE_CLICKS:
+            self._turtle_click(node, name, keywords)
         elif name in _MENU_ADD:
             self._labelled(keywords.get("label"), keywords)
         elif name[:1].isupper() and (name.lower().endswith("button") or name in _CLICKABLE):
@@ -1429,6 +1444,33 @@ class _Scanner(_Visitor):
                     elif event.kind == "pointer":
                         self.f.pointer = True
 
+    def _turtle_key(self, node: ast.Call, keywords: dict[str, ast.expr]) -> None:
+        """``onkey(fun, "Up")``: a Tk keysym; ``onkeypress(fun)`` without a key takes any key typed."""
+        handler = node.args[0] if node.args else keywords.get("fun")
+        key = node.args[1] if len(node.args) > 1 else keywords.get("key")
+        if handler is None or isinstance(handler, ast.Constant) and handler.value is None:
+            return  # onkey(None, key) unbinds
+        if key is None or isinstance(key, ast.Constant) and key.value is None:
+            self.f.typing = True
+            return
+        quits = handler is not None and self.a.callable_exits(handler, self.where[-1])
+        for text in self.strs(key):
+            name = key_name(text)
+            self.add_key(name)
+            if quits and name:
+                self.f.quit_keys[name] = None
+
+    def _turtle_click(self, node: ast.Call, method: str, keywords: dict[str, ast.expr]) -> None:
+        """``onscreenclick(fun, btn=1)`` and a turtle's ``onclick``/``ondrag``: a button (1 left, 3 right)."""
+        handler = node.args[0] if node.args else keywords.get("fun")
+        if handler is None or isinstance(handler, ast.Constant) and handler.value is None:
+            return  # onscreenclick(None) unbinds
+        button = node.args[1] if len(node.args) > 1 else keywords.get("btn")
+        number = 1 if button is None else _const_int(button)
+        self.f.buttons.add(_MOUSE_BUTTONS.get(number or 1, "left"))
+        if method == "ondrag":
+            self.f.drags = True
+
     # -- string values (bind sequences, compared constants)
     def strs(self, node: ast.AST) -> list[str]:
         return _strs(node, self._lookup, self.a.t.defs)
@@ -1441,6 +1483,8 @@ class _Scanner(_Visitor):
             values = self.a.t.defs.get(_ident(node), ())
             if values and all(_const_str(v) is not None for v in values):
                 return [c for v in values for c in _const_str(v) or ""][:200]
+            if not values and _ident(node) in _STRING_CONSTANTS:
+                return list(_STRING_CONSTANTS[_ident(node)])
         if isinstance(node, ast.Call) and _ident(node.func) == "enumerate" and node.args:
             return []  # (index, item) pairs: see the tuple targets of visit_For
         text = _const_str(node)
