@@ -50,3 +50,35 @@ def test_the_web_toy() -> None:
     vocabulary = scan_web_app(REPO / "fixtures" / "web")
     assert vocabulary.keys == ("up",) and vocabulary.buttons == ("left",)
     assert vocabulary.texts == ("Add", "Minus", "Reset", "More")  # rules.html has a More button
+
+
+def test_key_codes_through_constants_objects_and_switches(tmp_path: Path) -> None:
+    """The idioms of hand-written games: key-code constants, an object of them switched over, a lookup table
+    indexed by the event, a table of pressed keys, and a file that compares keys far from its listener."""
+    (tmp_path / "index.html").write_text("""<canvas></canvas><script src="game.js"></script><script src="keys.js">
+</script><script>window.addEventListener("keydown", (e) => game.keyDown(e.keyCode));</script>""")
+    (tmp_path / "keys.js").write_text("""
+var KEY_FIRE = 32;
+const KEY = {LEFT: 37, UP: 38, RIGHT: 39, DOWN: 40};
+var unrelated = 88;
+""")
+    (tmp_path / "game.js").write_text("""
+Game.prototype.keyDown = function(keyCode) {
+  switch (keyCode) { case KEY.LEFT: this.turn(-1); break; case KEY.RIGHT: this.turn(1); break; }
+  if (keyCode == KEY_FIRE) this.fire();
+  if (keyCode === 80) this.pause();
+  this.pressed[KEY.UP] = true;
+  var dir = {38: 0, 39: 1, 40: 2, 37: 3}[event.which];
+};
+KEY_CODES = {13: 'enter', 77: 'm'};
+$(window).keyup(function (e) { KEY_STATUS[KEY_CODES[e.keyCode]] = false; });
+""")
+    (tmp_path / "jquery.min.js").write_text("if(a.keyCode===9)b();")  # a library's own key handling
+    vocabulary = scan_web_app(tmp_path)
+    assert set(vocabulary.keys) == {"left", "right", "up", "down", "space", "p", "enter", "m"}
+
+
+def test_key_comparisons_without_a_key_listener_are_no_keys(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text('<script src="a.js"></script>')
+    (tmp_path / "a.js").write_text("const KEY = {LEFT: 37}; if (e.keyCode == KEY.LEFT) go();")
+    assert scan_web_app(tmp_path).keys == ()
