@@ -54,6 +54,10 @@ class PageWatch:
                 self.notes.append(f"console error at step {step}: {report.message}{where}")
             elif report.kind == "foreign_request":
                 self.notes.append(f"a request outside the app failed at step {step}: {report.message}")
+            elif report.kind == "dialog":
+                self.notes.append(f"the page opened a dialog at step {step}, answered with OK: {report.message}")
+            elif report.kind == "navigation":
+                self.notes.append(f"a link out of the app was not followed at step {step}: {report.message}")
         return found
 
     def crash(self, step: int) -> Finding | None:
@@ -103,9 +107,9 @@ class DomReader:
             self._ocr.offer(frame, key, step)
         self.tracker.observe_text(self.text, step)
 
-    def _read_canvas(self, text: str, step: int) -> None:
+    def _read_canvas(self, text: str, step: int, pieces: Sequence[str]) -> None:
         self.ocr_text = text
-        self.tracker.observe_text(self.text, step)
+        self.tracker.observe_text(self.text, step, pieces)
 
     def final_text(self) -> str:
         """The page's text at the end of the run (the last read when the page no longer answers)."""

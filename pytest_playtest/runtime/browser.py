@@ -115,9 +115,10 @@ def chromium() -> str:
 @dataclass(frozen=True)
 class PageReport:
     """Something the browser reported about the page: an uncaught error, a failed request of the app's own,
-    a console error, a foreign request that failed, or a crashed renderer."""
+    a console error, a foreign request that failed, a crashed renderer, a dialog it opened (answered with OK)
+    or a navigation away from the app's origin (not followed)."""
 
-    kind: str  # "exception", "request", "console", "foreign_request", "crash"
+    kind: str  # "exception", "request", "console", "foreign_request", "crash", "dialog", "navigation"
     message: str
     location: str = ""
     details: str = ""
@@ -177,12 +178,35 @@ class Browser(App):
             self.devtools.call("Target.setDiscoverTargets", {"discover": True})
             attached = self.devtools.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
             self.session = attached["sessionId"]
-            for domain in ("Runtime", "Log", "Inspector"):
+            self.devtools.on("Page.javascriptDialogOpening", self._answer_dialog)
+            self.devtools.on("Fetch.requestPaused", self._keep_on_origin)
+            for domain in ("Runtime", "Log", "Inspector", "Page"):
                 self.devtools.call(f"{domain}.enable", session=self.session)
+            self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]},
+                               session=self.session)
         except DevToolsError as exc:
             self.terminate()
             raise AppError(f"could not reach Chromium's page over DevTools: {exc}\n"
                            f"{self.text_output('stderr')[-2000:]}") from None
+
+    def _answer_dialog(self, event: Event) -> None:
+        """A page's ``alert``/``confirm``/``prompt``/``beforeunload`` blocks its main thread until someone
+        answers; a person clicks OK (and leaves a prompt empty)."""
+        assert self.devtools is not None
+        self.devtools.send("Page.handleJavaScriptDialog", {"accept": True, "promptText": ""}, session=event.session)
+
+    def _keep_on_origin(self, event: Event) -> None:
+        """A page loaded into the app's window stays on the app's origin: a link to another site is not
+        followed (the navigation is abandoned and the app stays as it was)."""
+        assert self.devtools is not None
+        request = event.params.get("request", {})
+        url = str(request.get("url", ""))
+        ident = event.params.get("requestId")
+        if url.startswith(self._origin()) or not url.startswith(("http:", "https:")):
+            self.devtools.send("Fetch.continueRequest", {"requestId": ident}, session=event.session)
+        else:
+            self.devtools.send("Fetch.failRequest", {"requestId": ident, "errorReason": "Aborted"},
+                               session=event.session)
 
     def wait_for_window(self, *, timeout: float = 15.0) -> bool:
         """Wait for the window, then for the page to finish loading (its styles and scripts), so the first
@@ -267,6 +291,13 @@ class Browser(App):
             return PageReport(kind, f"{entry.get('text', 'request failed')}: {self._short(url)}", self._short(url))
         if event.method in ("Inspector.targetCrashed", "Target.targetCrashed"):
             return PageReport("crash", "the page's renderer crashed (the browser shows \"Aw, Snap!\")")
+        if event.method == "Page.javascriptDialogOpening":
+            kind = params.get("type", "alert")
+            return PageReport("dialog", f"{kind}({json.dumps(params.get('message', ''))})")
+        if event.method == "Fetch.requestPaused":
+            url = str(params.get("request", {}).get("url", ""))
+            if not url.startswith(self._origin()) and url.startswith(("http:", "https:")):
+                return PageReport("navigation", url)
         return None
 
     def _origin(self) -> str:

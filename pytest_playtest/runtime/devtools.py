@@ -12,6 +12,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,9 +50,33 @@ class DevTools:
         self._replies: dict[int, dict[str, Any]] = {}
         self._waiting: set[int] = set()
         self.events: list[Event] = []
+        #: called on the reader thread for events of their method (they must not wait for replies)
+        self._handlers: dict[str, Callable[[Event], None]] = {}
         self.closed = False
         self._thread = threading.Thread(target=self._read, daemon=True, name="playtest-devtools")
         self._thread.start()
+
+    def on(self, method: str, handler: Callable[[Event], None]) -> None:
+        """Call ``handler`` with every event of ``method`` as it arrives (on the reader thread: it may
+        ``send`` commands, never wait for a reply)."""
+        self._handlers[method] = handler
+
+    def send(self, method: str, params: dict[str, Any] | None = None, *, session: str = "") -> None:
+        """Send a command without waiting for its reply (dropped when it comes); a closed pipe is ignored."""
+        with self._changed:
+            self._next_id += 1
+            ident = self._next_id
+        try:
+            self._write(ident, method, params, session)
+        except OSError:
+            pass
+
+    def _write(self, ident: int, method: str, params: dict[str, Any] | None, session: str) -> None:
+        message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        with self._write_lock:
+            self._writer.write(json.dumps(message).encode() + b"\0")
 
     def call(self, method: str, params: dict[str, Any] | None = None, *, session: str = "",
              timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
@@ -60,12 +85,8 @@ class DevTools:
             self._next_id += 1
             ident = self._next_id
             self._waiting.add(ident)
-        message: dict[str, Any] = {"id": ident, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
         try:
-            with self._write_lock:
-                self._writer.write(json.dumps(message).encode() + b"\0")
+            self._write(ident, method, params, session)
         except OSError as exc:
             self._forget(ident)
             raise DevToolsError(f"the browser's pipe is closed ({exc})") from None
@@ -128,13 +149,18 @@ class DevTools:
             message = json.loads(raw)
         except ValueError:
             return  # not a protocol message: nothing waits for it
+        event = None
         with self._changed:
             if "id" in message:
                 if message["id"] in self._waiting:  # a reply nobody waits for any more is dropped
                     self._replies[message["id"]] = message
             elif "method" in message:
-                self.events.append(Event(message["method"], message.get("params", {}), message.get("sessionId", "")))
+                event = Event(message["method"], message.get("params", {}), message.get("sessionId", ""))
+                self.events.append(event)
             self._changed.notify_all()
+        handler = self._handlers.get(event.method) if event is not None else None
+        if handler is not None and event is not None:
+            handler(event)
 
     def close(self) -> None:
         """Close our ends of the pipes (the reader ends when the browser's end closes too)."""

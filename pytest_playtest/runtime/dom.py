@@ -52,7 +52,8 @@ const canvas = [...document.querySelectorAll("canvas")].some(visible);
 return {text: document.body ? document.body.innerText : "", facts: QUERIES.map(fact), canvas};
 """
 
-#: What counts as clickable: controls, links, ARIA buttons, inline handlers, and what shows a hand cursor.
+#: What counts as clickable: controls, links within the app, ARIA buttons, inline handlers, and what shows a
+#: hand cursor.
 _CLICKABLES = _FIND + """
 const controls = "button, a[href], input:not([type=hidden]), select, textarea, summary, label[for], " +
   "[onclick], [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], canvas";
@@ -63,6 +64,9 @@ for (const el of document.body ? document.body.querySelectorAll("*") : []) {
 const out = [];
 for (const el of seen) {
   if (!visible(el) || el.disabled) continue;
+  if (el instanceof HTMLAnchorElement && el.protocol.startsWith("http") && el.origin !== location.origin) {
+    continue;  // a link out of the app is not the app's control (and is not followed)
+  }
   if (el.parentElement && seen.has(el.parentElement.closest(controls) || null) && el.tagName !== "CANVAS") {
     continue;  // a label inside its button is the button
   }
