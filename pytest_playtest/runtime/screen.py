@@ -83,6 +83,8 @@ class Screen:
         #: the text cursors known when the last screenshot was taken (its hash leaves them out)
         self._last_carets: tuple[tuple[int, int, int, int], ...] = ()
         self._carets: list[tuple[int, int, int, int]] = []
+        #: told of every screenshot with the time it was taken (the loop follows a moving app's frames)
+        self.watcher: Callable[[np.ndarray, float], None] | None = None
 
     @property
     def last_hash(self) -> str:
@@ -127,6 +129,8 @@ class Screen:
         frame = self.grab_region(clipped)
         self._last = frame
         self._last_hash, self._last_carets = None, tuple(self._carets)
+        if self.watcher is not None:
+            self.watcher(frame, time.monotonic())
         return frame
 
     def effect(self, before: np.ndarray, after: np.ndarray) -> Change:

@@ -1,0 +1,164 @@
+"""What an input changed in an app that moves by itself: the part of its next frames its own motion does not
+explain.
+
+A real-time game changes every frame, so "the window changed" says nothing about an input there. A person
+judges an input by whether the game went on differently: the snake turned, the paddle moved, a shot appeared,
+the letter vanished. ``MotionWatch`` follows the app's ticks (frames that differ from the one before) and
+predicts each tick's changes from the one before it: every place that changed (a blob of changed pixels) keeps
+moving the way it moved between the two ticks before (its nearest blob there, by centroid). What a tick
+changes beyond that prediction is *surprise*. An input had an effect when the ticks right after it hold more
+surprise than the app makes on its own: more than the ticks right before the input did, and more than a floor
+that one small sprite's worth of pixels clears.
+
+Frames are RGB arrays in window coordinates; large windows are looked at every second pixel.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..geometry import Box
+
+#: A pixel changed when a channel moved by more than this (antialiasing and dithering stay below).
+CHANGE_LEVEL = 40
+#: Blobs closer than this (pixels, after scaling) are one moving thing.
+JOIN = 3
+#: A blob of fewer pixels is noise (a star of a starfield, a blinking dot).
+MIN_BLOB = 4
+#: How far (pixels, after scaling) a blob may move in one tick and still be the same thing.
+MAX_STEP = 48
+#: The predicted changes are widened by this many pixels: a thing that moved 5 px then 6 px is not news.
+SLACK = 2
+#: Windows wider than this are looked at every second pixel.
+FULL_WIDTH = 640
+#: Ticks kept; an input is judged on the three before it and the ``AFTER`` after it.
+KEPT = 24
+AFTER = 3
+#: The least surprise (pixels, after scaling) that is an effect: about an 8x8 sprite appearing or moving.
+MIN_SURPRISE = 40
+#: An input's surprise must also exceed this many times the surprise of the ticks just before it.
+OVER_BEFORE = 2.0
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A frame that differs from the one before, with when it was seen."""
+
+    time: float
+    frame: np.ndarray  # scaled RGB
+
+
+@dataclass(frozen=True)
+class Blob:
+    centre: tuple[float, float]
+    labels: np.ndarray  # bool mask of its pixels, full size (scaled)
+
+
+@dataclass(frozen=True)
+class Surprise:
+    """What the ticks after an input held beyond the app's own motion: ``pixels`` (after scaling) and
+    where (window coordinates); ``before`` is the same measure for the ticks just before the input."""
+
+    pixels: int
+    before: int
+    box: Box | None
+    fraction: float
+
+    @property
+    def effect(self) -> bool:
+        return self.pixels >= MIN_SURPRISE and self.pixels > OVER_BEFORE * self.before
+
+
+@dataclass
+class MotionWatch:
+    """The recent ticks of one launch of an animating app."""
+
+    ticks: deque[Tick] = field(default_factory=lambda: deque(maxlen=KEPT))
+    scale: int = 1
+
+    def add(self, frame: np.ndarray, now: float) -> None:
+        """A frame the loop saw; kept when it differs from the last tick."""
+        if not self.ticks:
+            self.scale = 2 if frame.shape[1] > FULL_WIDTH else 1
+        small = frame[:: self.scale, :: self.scale]
+        if self.ticks and (self.ticks[-1].frame.shape != small.shape or np.array_equal(self.ticks[-1].frame, small)):
+            if self.ticks[-1].frame.shape != small.shape:  # a new window size: a new scene
+                self.ticks.clear()
+                self.ticks.append(Tick(now, small))
+            return
+        self.ticks.append(Tick(now, small))
+
+    def surprise(self, since: float) -> Surprise | None:
+        """The surprise of the ticks after ``since`` (when an input began), or None when too few ticks
+        around it were seen to tell (three before, one after)."""
+        ticks = list(self.ticks)
+        first_after = next((i for i, tick in enumerate(ticks) if tick.time >= since), None)
+        if first_after is None or first_after < 4:
+            return None
+        frames = [tick.frame for tick in ticks]
+        before = _tick_surprise(frames, first_after - 1)[0]
+        after, where = 0, np.zeros(frames[0].shape[:2], bool)
+        for index in range(first_after, min(first_after + AFTER, len(frames))):
+            pixels, mask = _tick_surprise(frames, index)
+            if pixels > after:
+                after, where = pixels, mask
+        box = None
+        if after:
+            x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
+            box = Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
+        return Surprise(after, before, box, after / where.size)
+
+    def clear(self) -> None:
+        self.ticks.clear()
+
+
+def _changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two frames differ (bool mask)."""
+    return np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2) > CHANGE_LEVEL
+
+
+def _blobs(mask: np.ndarray) -> list[Blob]:
+    joined = cv2.dilate(mask.astype(np.uint8), np.ones((JOIN, JOIN), np.uint8))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    found = []
+    for label in range(1, count):
+        pixels = (labels == label) & mask
+        if int(pixels.sum()) >= MIN_BLOB:
+            found.append(Blob((float(centres[label][0]), float(centres[label][1])), pixels))
+    return found
+
+
+def _predicted(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Where the next tick should change: each blob of ``current`` where it is, and moved on as it moved since
+    its nearest blob of ``previous``."""
+    olds = _blobs(previous)
+    predicted = current.copy()
+    height, width = current.shape
+    for blob in _blobs(current):
+        near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
+        if near is None or _distance(near.centre, blob.centre) > MAX_STEP:
+            continue
+        dx = round(blob.centre[0] - near.centre[0])
+        dy = round(blob.centre[1] - near.centre[1])
+        ys, xs = np.nonzero(blob.labels)
+        ys, xs = ys + dy, xs + dx
+        inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
+        predicted[ys[inside], xs[inside]] = True
+    return cv2.dilate(predicted.astype(np.uint8), np.ones((2 * SLACK + 1, 2 * SLACK + 1), np.uint8)) > 0
+
+
+def _tick_surprise(frames: list[np.ndarray], index: int) -> tuple[int, np.ndarray]:
+    """The pixels tick ``index`` changed that the two ticks before it do not predict (and where)."""
+    earlier = _changes(frames[index - 3], frames[index - 2])
+    last = _changes(frames[index - 2], frames[index - 1])
+    now = _changes(frames[index - 1], frames[index])
+    unexplained = now & ~_predicted(earlier, last)
+    return int(unexplained.sum()), unexplained
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))

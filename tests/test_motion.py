@@ -1,0 +1,63 @@
+"""An input's effect on an app that moves by itself: the part of its next frames its own motion does not
+explain (vision.motion), on frames drawn the way a snake game, a typing game and a shooter draw them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pytest_playtest.vision.motion import MotionWatch, Surprise
+
+CELL = 9  # a square of a grid game: 9 px on a 10 px grid
+
+
+def picture(cells: list[tuple[int, int]], size: int = 200) -> np.ndarray:
+    frame = np.full((size, size, 3), 255, np.uint8)
+    for x, y in cells:
+        frame[y : y + CELL, x : x + CELL] = 0
+    return frame
+
+
+def watched(frames: list[np.ndarray], input_at: int) -> Surprise | None:
+    """The surprise after an input given between frame ``input_at - 1`` and ``input_at`` (a tick each 0.1 s)."""
+    watch = MotionWatch()
+    for index, frame in enumerate(frames):
+        watch.add(frame, index * 0.1)
+    return watch.surprise(input_at * 0.1 - 0.05)
+
+
+def snake(heads: list[tuple[int, int]], length: int = 3) -> list[np.ndarray]:
+    return [picture(heads[max(0, i - length + 1) : i + 1]) for i in range(len(heads))]
+
+
+def test_a_snake_that_keeps_its_course_holds_no_surprise() -> None:
+    straight = [(100, 20 + 10 * i) for i in range(9)]
+    surprise = watched(snake(straight), input_at=6)
+    assert surprise is not None and not surprise.effect and surprise.pixels == 0
+
+
+def test_a_snake_that_turns_after_the_input_is_its_effect() -> None:
+    turning = [(100, 20 + 10 * i) for i in range(6)] + [(100 - 10 * j, 70) for j in range(1, 4)]
+    surprise = watched(snake(turning), input_at=6)
+    assert surprise is not None and surprise.effect
+    assert surprise.box is not None and surprise.box.contains(92, 74)  # where the head went instead
+
+
+def test_a_letter_that_vanishes_is_an_effect_and_falling_letters_are_not() -> None:
+    def letters(vanish_at: int | None) -> list[np.ndarray]:
+        frames = []
+        for tick in range(9):
+            shown = [(40, 30 + tick), (120, 60 + tick)]  # glyph-sized blocks falling 1 px a tick
+            if vanish_at is not None and tick >= vanish_at:
+                shown = shown[:1]
+            frame = np.full((200, 200, 3), 255, np.uint8)
+            for x, y in shown:
+                frame[y : y + 14, x : x + 10] = 0
+            frames.append(frame)
+        return frames
+
+    assert not watched(letters(None), input_at=6).effect
+    assert watched(letters(6), input_at=6).effect
+
+
+def test_too_few_ticks_tell_nothing() -> None:
+    assert watched(snake([(100, 20 + 10 * i) for i in range(4)]), input_at=2) is None
