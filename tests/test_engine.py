@@ -82,9 +82,9 @@ def test_expectations_are_checked(display: Display, vision: Vision) -> None:
     assert "Count: 99" in messages and "still running" in messages
 
 
-def test_goal_strategy_stops_when_expectations_are_met(display: Display, vision: Vision) -> None:
+def test_a_run_asked_to_stop_when_its_expectations_are_met_stops(display: Display, vision: Vision) -> None:
     verdict = play(display, vision, app=TK_TOY, strategy="goal", goal="count up", max_steps=200, timeout=30,
-                   expect=[expect.text(r"Count: [1-9]")]).verdict
+                   expect=[expect.text(r"Count: [1-9]")], stop_when_met=True).verdict
     assert verdict.passed and verdict.steps < 200, verdict.summary()
 
 

@@ -1,20 +1,37 @@
-"""Dead controls: an input the app's code handles that never did anything, while the other inputs did.
+"""Dead controls: an input the app's code handles that never did anything.
 
 A click on a widget has its own check (oracles: a widget that showed nothing in several states). This one is
-for the inputs a widget check cannot see: keys the code compares against, and right clicks. Its evidence is
-the whole run, so it is judged once, at the end: the input was tried often, on many different screens, and
-neither the window changed nor (with coverage) new code ran after any of its tries but the first — while
-other inputs did have effects in the same run. New code at the first try proves nothing: that is the
-dispatch (an ``elif key == ...`` chain, a key-up branch) reaching the input's branch, dead or not.
+for the inputs a widget check cannot see: keys the code compares against, right clicks, and clicks on a
+drawn UI (a canvas or game surface, where no widget frames what to click). Its evidence is the whole run,
+so it is judged once, at the end:
+
+* one input that was tried often, on many different screens, and never had an effect — while other inputs
+  did. New code at the first try proves nothing: that is the dispatch (an ``elif key == ...`` chain, a
+  key-up branch) reaching the input's branch, dead or not;
+* a whole kind of input the app handles that never had an effect at all, however often and wherever it was
+  tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
+  letter), or none of its clicks on a drawn UI (a cannon that never fires). Then nothing else may have
+  worked either, so the evidence is more tries over more of the keys or places.
+
+An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
+app that moves by itself, what its next frames changed beyond its own motion (vision.motion). A step the loop
+could not judge (the app stood still meanwhile: its game was over) is not counted.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..policies.vocabulary import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding
+
+#: Clicks are told apart by place at this grid (pixels): a few pixels apart is the same place.
+PLACE_GRID = 10
+#: Beats watched without input before an app's own rate of effect-like changes is known.
+MIN_BASELINE = 8
 
 
 @dataclass
@@ -24,6 +41,7 @@ class ControlRecord:
     tries: int = 0
     effects: int = 0
     screens: set[str] = field(default_factory=set)  # the distinct screens it was tried on
+    places: set[tuple[int, int]] = field(default_factory=set)  # where a pointer input landed
     steps: list[int] = field(default_factory=list)
 
 
@@ -31,39 +49,76 @@ class ControlRecord:
 class DeadControls:
     """Follows the app's own inputs (from its vocabulary) through the run; ``findings()`` at the end.
 
-    ``min_tries`` and ``min_screens`` make the evidence: an input that only works in one state (a restart
-    key on the game-over screen) is excused unless it was tried on that many different screens.
+    ``min_tries`` and ``min_screens`` make the evidence for one input on a still app: an input that only works
+    in one state (a restart key on the game-over screen) is excused unless it was tried on that many
+    different screens. On an app that moves by itself every frame is another screen and many inputs matter
+    only in some moments (a letter while it is shown): there only a whole kind of input is judged. A kind is
+    judged when each of its keys was tried ``group_tries`` times and all of them ``group_total`` times (or its
+    clicks landed on ``group_places`` places).
     """
 
     vocabulary: Vocabulary
     min_tries: int = 8
     min_screens: int = 5
-    records: dict[str, ControlRecord] = field(default_factory=dict)
+    group_tries: int = 3
+    group_total: int = 16
+    group_places: int = 8
+    #: the inputs' records on a still app (an effect is a visible change) and on one that moves by itself (an
+    #: effect is a change beyond its own motion)
+    still: dict[str, ControlRecord] = field(default_factory=dict)
+    moving: dict[str, ControlRecord] = field(default_factory=dict)
     other_effects: int = 0
+    #: beats the loop watched an app that moves by itself without any input: how often its own motion looks
+    #: like an effect (a letter spawning, a ghost turning) is the chance an input's "effect" is none
+    baseline: ControlRecord = field(default_factory=ControlRecord)
 
-    def observe(self, step: Step, *, animating: bool) -> None:
-        """Count one step. On an animating app the window changes anyway, so a change is no evidence either
-        way there: those steps are not counted."""
-        if step.error or animating:
+    def observe(self, step: Step, *, judged: bool, moving: bool) -> None:
+        """Count one step whose effect could be ``judged`` (on an app ``moving`` by itself, by what its next
+        frames changed beyond its own motion; a step during which it did not move tells nothing)."""
+        if step.error or not judged:
             return
         name = self._control(step)
         if name is None:
             self.other_effects += step.changed or bool(step.new_lines)
             return
-        record = self.records.setdefault(name, ControlRecord())
+        record = (self.moving if moving else self.still).setdefault(name, ControlRecord())
         effective = step.changed or (record.tries > 0 and bool(step.new_lines))
         record.tries += 1
         record.effects += effective
         record.screens.add(step.before_hash)
+        if step.action.target is not None:
+            x, y = step.action.target
+            record.places.add((x // PLACE_GRID, y // PLACE_GRID))
         record.steps.append(step.index)
 
+    def observe_baseline(self, effect: bool) -> None:
+        """One beat watched without input on an app that moves by itself: did its motion look like an effect?"""
+        self.baseline.tries += 1
+        self.baseline.effects += effect
+
     def findings(self) -> list[Finding]:
-        working = self.other_effects + sum(r.effects for r in self.records.values())
+        return self._single() or [*self._whole_kind(self.still, moving=False),
+                                  *self._whole_kind(self.moving, moving=True)]
+
+    def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
+        """Whether an input's effects are no more than chance: none on a still app; on an app that moves by
+        itself, no more than its own motion makes look like effects as often (``baseline``), once measured."""
+        if not record.effects:
+            return True
+        base = self.baseline
+        if not moving or base.tries < MIN_BASELINE:
+            return False
+        chance = (base.effects + 0.5) / (base.tries + 1)
+        expected = record.tries * chance
+        return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
+
+    def _single(self) -> list[Finding]:
+        working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
-        for name, record in self.records.items():
+        for name, record in self.still.items():
             if record.effects or record.tries < self.min_tries or len(record.screens) < self.min_screens:
                 continue
-            if working - record.effects < 3:  # nothing else worked either: no evidence against this one
+            if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
                 continue
             found.append(Finding(
                 "unresponsive",
@@ -74,11 +129,52 @@ class DeadControls:
             ))
         return found
 
+    def _whole_kind(self, records: dict[str, ControlRecord], *, moving: bool) -> list[Finding]:
+        keys = {name: r for name, r in records.items() if name.startswith("key ")}
+        found = []
+        tries = sum(r.tries for r in keys.values())
+        if (len(keys) >= 2 and len(keys) == len(self.vocabulary.safe_keys) and tries >= self.group_total
+                and all(r.tries >= self.group_tries for r in keys.values())
+                and self._dead(_pooled(keys.values()), moving=moving)):
+            names = ", ".join(name.removeprefix("key ") for name in keys)
+            found.append(self._kind_finding(f"none of the app's keys ({names}) had an effect: tried {tries} "
+                                            "times", list(keys.values())))
+        clicks = records.get("left click")
+        if clicks is not None and self._dead(clicks, moving=moving) and len(clicks.places) >= self.group_places \
+                and clicks.tries >= self.group_total:
+            found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
+                                            f"{len(clicks.places)} places", [clicks]))
+        return found
+
+    def _kind_finding(self, what: str, records: list[ControlRecord]) -> Finding:
+        steps = sorted(s for r in records for s in r.steps)
+        effects = sum(r.effects for r in records)
+        if effects:
+            base = self.baseline
+            why = (f"changes beyond the app's own motion followed them {effects} times, no more often than it "
+                   f"changed so by itself ({base.effects} of {base.tries} beats watched without input)")
+        else:
+            why = "no visible change beyond what the app does by itself and no new code after the first try"
+        return Finding("unresponsive", f"{what}; {why}", step=steps[-1],
+                       details="tried at steps " + ", ".join(map(str, steps)))
+
     def _control(self, step: Step) -> str | None:
-        """The input's name when it is one of the app's own keys or its right click, else None."""
+        """The input's name when it is one of the app's own keys, its right click, or a click on a drawn UI
+        (the code handles clicks but labels no control), else None."""
         action = step.action
         if action.kind in ("press", "hold") and action.key in self.vocabulary.safe_keys:
             return f"key {action.key}"
         if action.kind == "right_click" and "right" in self.vocabulary.buttons:
             return "right click"
+        if action.kind == "click" and "left" in self.vocabulary.buttons and not self.vocabulary.texts:
+            return "left click"
         return None
+
+
+def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:
+    """Several inputs counted as one."""
+    pooled = ControlRecord()
+    for record in records:
+        pooled.tries += record.tries
+        pooled.effects += record.effects
+    return pooled

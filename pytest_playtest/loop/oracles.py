@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import Fact, Query, Rule
 from ..runtime.browser import Browser
-from ..runtime.procfs import process_state
+from ..runtime.procfs import cpu_seconds, process_state
 from ..verdict import Finding
 from .web import PageWatch
 
@@ -59,10 +59,15 @@ class OracleSettings:
     #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
     #: (a target that ever had an effect in the run is never unresponsive)
     unresponsive_states: int = 3
+    #: share of a CPU an app that reads no input must use to be hung (a loop), when no input ever worked
+    hang_cpu: float = 0.8
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15
     #: a web page whose main thread does not run a trivial script within this many seconds is frozen
     page_answer: float = 2.0
+    #: an app that animated and has stood still this long (seconds), ignoring ``probe_inputs`` inputs in a
+    #: row while it reads them, has stopped for good (a game over with no restart): it is launched again
+    stall_after: float = 3.0
 
 
 def last_exception_line(block: list[str]) -> str:
@@ -122,21 +127,22 @@ class ExpectationTracker:
             if index not in self.seen and rule.holds(facts):
                 self.seen[index] = step
 
-    def observe_text(self, text: str, step: int) -> None:
+    def observe_text(self, text: str, step: int, pieces: Sequence[str] = ()) -> None:
+        """A read of the window: its text and, from OCR, its text boxes (``Expectation.search``)."""
         if self.first_text is None:
             self.first_text = text
         for index, expectation in enumerate(self.expectations):
-            if expectation.kind == "text" and index not in self.seen and expectation.regex.search(text):
+            if expectation.kind == "text" and index not in self.seen and expectation.search(text, pieces):
                 self.seen[index] = step
             if expectation.kind == "no_text" and index not in self.violated:
-                match = expectation.regex.search(text)
+                match = expectation.search(text, pieces)
                 if match:
                     self.violated[index] = (step, match.group(0))
 
     def goal_met(self, current_text: str) -> bool:
-        """Whether the goal strategy may stop: every text-like expectation is satisfied now, and play got
-        at least one of them there (what the first screen already shows is no goal reached, so a run
-        whose expectations all hold from the start plays on to its bounds)."""
+        """Whether a run that stops when its expectations are met may stop: every text-like one is satisfied
+        now, and play got at least one of them there (what the first screen already shows is no goal
+        reached, so a run whose expectations all hold from the start plays on to its bounds)."""
         checks = []
         progress = False
         for index, expectation in enumerate(self.expectations):
@@ -144,9 +150,9 @@ class ExpectationTracker:
                 checks.append(index in self.seen)
                 progress = progress or self.seen.get(index, 0) > 0
             elif expectation.kind == "final_text":
-                now = bool(expectation.regex.search(current_text))
+                now = bool(expectation.search(current_text))
                 checks.append(now)
-                progress = progress or (now and not expectation.regex.search(self.first_text or ""))
+                progress = progress or (now and not expectation.search(self.first_text or ""))
             elif expectation.kind == "exits":
                 checks.append(False)
         return bool(checks) and all(checks) and progress
@@ -158,7 +164,7 @@ class ExpectationTracker:
             step = last_step
             if expectation.kind == "text" and index not in self.seen:
                 problem = "never seen"
-            elif expectation.kind == "final_text" and not expectation.regex.search(final_text):
+            elif expectation.kind == "final_text" and not expectation.search(final_text):
                 problem = "not on the last frame"
             elif expectation.kind == "no_text" and index in self.violated:
                 step, text = self.violated[index]
@@ -204,7 +210,7 @@ class Oracles:
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
-        self._clicks_handled = True  # until the app's code is known to handle no click
+        self._judge_widgets = True  # until the app's code is known to label no control (a drawn UI)
         self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
         #: remarks for the verdict (a web page's console errors)
@@ -212,11 +218,13 @@ class Oracles:
         self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
 
     def know_inputs(self, vocabulary: Vocabulary) -> None:
-        """Learn what the app's code handles. A desktop app whose code reads no mouse button and labels no
-        control has nothing to click: what looks like a button there (a framed score, a tile) is drawn, and a
-        click on it that shows nothing is no dead control. A web page's buttons are real elements: always judged."""
+        """Learn what the app's code handles. Only a desktop app whose code labels its controls (a toolkit's
+        buttons and menus) has widgets to judge one by one: on a drawn UI (a canvas, a game surface) what looks
+        like a button (a framed score, a board's tile) is drawn, the app's click handler decides by position,
+        and a click on it that shows nothing is often right (a tile that may not move); its clicks are judged
+        as a whole instead (loop.controls). A web page's buttons are real elements: always judged."""
         if self.page is None and vocabulary.sources:
-            self._clicks_handled = bool(vocabulary.buttons or vocabulary.texts)
+            self._judge_widgets = bool(vocabulary.texts)
 
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
@@ -318,21 +326,24 @@ class Oracles:
     def _saw_change(self, now: float) -> None:
         self._last_change = now
 
-    def _not_handling_input(self) -> str | None:
+    def _not_handling_input(self, *, busy: bool = False) -> str | None:
         """Why the app shows it no longer handles input, else None: it is stopped, or X events wait in its
-        connection unread and the backlog stays unchanged for ``unread_input_for`` seconds.
+        connection unread and the backlog stays unchanged for ``unread_input_for`` seconds (with ``busy``,
+        while the app also spins the CPU: a hang in a loop, not a pause).
 
         One look proves nothing (a slow frame leaves events queued for a moment), and neither does CPU use
-        (a title screen over a busy loop): only a backlog that never drains. Each look spawns ``ss``, so
-        after a look found no backlog the next waits ``unread_input_for``.
+        alone (a title screen over a busy loop): only a backlog that never drains. Each look spawns ``ss``,
+        so after a look found no backlog the next waits ``unread_input_for``.
         """
         if self.page is not None:
             return None  # a browser reads X events even when its page is stuck: the page is asked instead
-        if process_state(self.app.pid) in ("T", "t"):
+        pid = self.app.pid
+        if process_state(pid) in ("T", "t"):
             return "stopped"
         now = time.monotonic()
         if now - self._input_drained_at < self.settings.unread_input_for:
             return None
+        cpu_before = cpu_seconds(pid)
         backlog = [self.app.unread_display_input()]
         interval = self.settings.unread_input_for / max(self.settings.unread_samples - 1, 1)
         while backlog[-1] and len(backlog) < self.settings.unread_samples:
@@ -341,8 +352,17 @@ class Oracles:
         if not backlog[-1] or len(set(backlog)) > 1 or len(backlog) < self.settings.unread_samples:
             self._input_drained_at = now
             return None
-        return (f"not reading its input: {backlog[-1]} bytes of X events stayed unread for "
-                f"{self.settings.unread_input_for:g}s")
+        why = (f"not reading its input: {backlog[-1]} bytes of X events stayed unread for "
+               f"{self.settings.unread_input_for:g}s")
+        if not busy:
+            return why
+        cpu_after = cpu_seconds(pid)
+        if cpu_before is None or cpu_after is None:
+            return None
+        share = (cpu_after - cpu_before) / max(time.monotonic() - now, 1e-3)
+        if share < self.settings.hang_cpu:
+            return None
+        return f"{why}, busy on the CPU ({share:.0%})"
 
     def check_freeze(self, step: int, now: float) -> bool:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.
@@ -363,6 +383,17 @@ class Oracles:
         self._add_freeze(step, f"the app was animating; its window has not changed for "
                                f"{now - self._last_change:.1f}s and it is {why}")
         return True
+
+    @property
+    def inputs_without_effect(self) -> int:
+        """How many inputs in a row had no visible effect, up to now."""
+        return len(self._no_effect_run)
+
+    def stalled(self, now: float) -> bool:
+        """Whether an animating app has stopped for good: still for ``stall_after`` seconds while the last
+        ``probe_inputs`` inputs changed nothing (the freeze oracle, asked first, found it reading them)."""
+        return (self.animating and not self.frozen and now - self._last_change >= self.settings.stall_after
+                and len(self._no_effect_run) >= self.settings.probe_inputs)
 
     def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None,
                    buttons: Sequence[Widget] = ()) -> None:
@@ -392,7 +423,7 @@ class Oracles:
 
     def _check_unresponsive(self, step: Step, on_widget: bool, state: str, buttons: Sequence[Widget]) -> None:
         target = step.action.target
-        if target is None or step.action.kind not in ("click", "double_click") or not self._clicks_handled:
+        if target is None or step.action.kind not in ("click", "double_click") or not self._judge_widgets:
             return
         if any(_near(t, target) for t in self._responsive) or self._already_reported(target, buttons):
             return
@@ -451,12 +482,14 @@ class Oracles:
                      if frame_hash not in suspect.tried_at and len(suspect.steps) < MAX_RETRIES), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
+        """A still app that stopped handling input after inputs had no effect is frozen. When inputs of those
+        kinds had effects before, a backlog of unread input that never drains shows it; when none ever
+        worked (an app that hangs on its first click), the app must also spin the CPU meanwhile."""
         run = self._no_effect_run
         if len(run) < self.settings.probe_inputs or self._first_no_effect_at is None:
             return
-        if not all(self._effect_kinds.get(s.action.kind, 0) >= 2 for s in run[-self.settings.probe_inputs:]):
-            return
-        why = self._not_handling_input()
+        worked = all(self._effect_kinds.get(s.action.kind, 0) >= 2 for s in run[-self.settings.probe_inputs:])
+        why = self._not_handling_input(busy=not worked)
         if why:
             self._add_freeze(step.index, f"{len(run)} inputs in a row had no visible effect and the app is {why}")
 

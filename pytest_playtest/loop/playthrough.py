@@ -24,10 +24,11 @@ from ..runtime.app import App, AppError
 from ..runtime.browser import Browser
 from ..runtime.display import Display, DisplayError
 from ..runtime.executor import Executor
-from ..runtime.screen import Change, Screen, difference, frame_hash
+from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
+from ..vision.motion import MotionWatch
 from .controls import DeadControls
 from .launcher import Launcher
 from .oracles import Oracles
@@ -49,6 +50,10 @@ DISABLED_CONTRAST = 100
 MAX_LAUNCHES = 20
 #: Seconds a web page has to answer a DOM read (a page that does not is judged by the freeze oracle).
 DOM_READ_TIMEOUT = 0.5
+#: Seconds between looks at a real-time game while a step's beat runs.
+PLAY_POLL = 0.02
+#: Every this many steps, a moving app is watched for a beat without input (the chance level of effects).
+WATCH_EVERY = 5
 
 
 def run_session(
@@ -106,6 +111,7 @@ class Playthrough:
         self.artifacts = artifacts
         self.started, self.deadline = started, started + spec.timeout
         self.pacing = spec.pacing
+        self.beat = spec.pacing.beat_for(spec.timeout, spec.max_steps)
         self.app = launcher.start()
         self.oracles = Oracles(self.app, spec.expect, spec.oracles)
         self.retries = Retries(self.oracles)
@@ -122,6 +128,7 @@ class Playthrough:
         self.notes: list[str] = []
         self.controls: DeadControls | None = None
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
+        self.motion = MotionWatch()  # the ticks of the current launch, when it moves by itself
         self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
 
     # -- the run ----------------------------------------------------------------------------------------
@@ -158,6 +165,8 @@ class Playthrough:
             self._finish_step(step)
             return False
         self.act(step, frame)
+        if self.oracles.animating and self.stopped_by is None and step.index % WATCH_EVERY == 0:
+            self._watch_without_input()
         return self.stopped_by is None
 
     def observe(self, now: float) -> np.ndarray | None:
@@ -174,14 +183,19 @@ class Playthrough:
         return frame
 
     def check(self, now: float) -> bool:
-        """The oracles that need no input: output, exit, freeze, and whether the expectations end the run."""
+        """The oracles that need no input: output, exit, freeze, and whether the expectations end the run (a
+        forbidden text seen; every expectation met only when the spec asks to stop then)."""
         oracles, done = self.oracles, len(self.steps)
         oracles.check_output(done)
         if oracles.check_exit(done):
             return self._exited()
         if oracles.check_freeze(done, now):
             self.stopped_by = "freeze"
-        elif self.spec.strategy == "goal" and self.reader and oracles.expectations.goal_met(self.reader.text):
+        elif oracles.stalled(now) and self._budget_left():
+            return self._relaunch(f"the app stood still for {oracles.still_for(now):.1f}s and the last "
+                                  f"{oracles.inputs_without_effect} inputs changed nothing after step {done} (its game "
+                                  "was over for good)")
+        elif self.spec.stop_when_met and self.reader and oracles.expectations.goal_met(self.reader.text):
             self.stopped_by = "goal"
         elif oracles.expectations.violated:  # a forbidden text was seen: the bug is found
             self.stopped_by = "expectation"
@@ -213,19 +227,25 @@ class Playthrough:
         stream = self.app.coverage_stream
         reached = stream.total_lines() if stream else 0
         left = self._button_left(step.action, key)
+        acted_at = time.monotonic()
         try:
             frame, state = self._hover(frame, key, step.action)
-            self._executor().perform(step.action)
+            acted_at = time.monotonic()
+            self._executor().perform(step.action, pause=self._watch)
             self.pointer = _rests_at(step.action) or self.pointer
         except (ActionError, AppError) as exc:
             step.error = str(exc)
         try:
             after, change, on_widget = self._effect(frame, step.action, seen=(seen, key), left=left)
+            judged = True
+            if self.oracles.animating:
+                after = self._watch(self.started + step.started + self.beat - time.monotonic())
+                change, judged = self._motion_effect(acted_at, change)
         except AppError:
             if self._window_lost(step.index):
                 return
             after = self.screen.screenshot()
-            change, on_widget = self.screen.effect(frame, after), False
+            change, on_widget, judged = self.screen.effect(frame, after), False, False
         step.after_hash = self.screen.last_hash
         step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
         if stream:  # the app reports new lines every ~20 ms: the step's own reach arrives within that
@@ -236,13 +256,51 @@ class Playthrough:
         self.oracles.after_step(step, on_widget, time.monotonic(), state=state,
                                 buttons=self._buttons(key))
         if self.controls is not None:
-            self.controls.observe(step, animating=self.oracles.animating)
+            self.controls.observe(step, judged=judged, moving=self.oracles.animating)
         if self.oracles.frozen:
             self.stopped_by = "freeze"
         self.policy.record(step)
         self.previous = after
         step.findings.extend(dict.fromkeys(f.kind for f in self.oracles.findings
                                            if f.step == step.index and f.kind not in step.findings))
+
+    def _watch(self, seconds: float) -> np.ndarray:
+        """Let the app run for ``seconds`` (a key held down, the rest of a real-time game's beat), looking at it
+        all the while: the motion watch sees its ticks, the freeze oracle when it last moved. The newest
+        frame."""
+        assert self.screen is not None
+        until = min(time.monotonic() + seconds, self.deadline)
+        frame = self.screen.last
+        while time.monotonic() < until:
+            time.sleep(min(PLAY_POLL, max(until - time.monotonic(), 0.0)))
+            try:
+                latest = self.screen.screenshot()
+            except AppError:
+                break  # the next observation finds out why
+            if self.screen.effect(frame, latest):
+                self.oracles.observe_idle(True, time.monotonic())
+            frame = latest
+        return frame
+
+    def _watch_without_input(self) -> None:
+        """Watch a moving app for a beat without touching it: how often its own motion looks like an effect is
+        what an input's effects are measured against (a game spawns things, turns its ghosts)."""
+        started = time.monotonic()
+        self._watch(self.beat)
+        surprise = self.motion.surprise(started)
+        if surprise is not None and self.controls is not None:
+            self.controls.observe_baseline(surprise.effect)
+
+    def _motion_effect(self, acted_at: float, change: Change) -> tuple[Change, bool]:
+        """An input's effect on an app that moves by itself: what its next ticks changed beyond the app's own
+        motion (vision.motion), and whether that could be judged (it moved meanwhile)."""
+        surprise = self.motion.surprise(acted_at)
+        if surprise is None:
+            return change, False
+        if not surprise.effect or surprise.box is None:
+            return NO_CHANGE, True
+        box = surprise.box
+        return Change(surprise.fraction, (box.x, box.y, box.w, box.h)), True
 
     def finish(self, *, bounded: bool = False, error: str | None = None) -> RunResult:
         """The verdict: findings of the oracles, the expectations and the policy; artifacts closed."""
@@ -293,7 +351,7 @@ class Playthrough:
             strategy=self.spec.strategy, goal=self.spec.goal, expectations=self.spec.expect, seed=self.spec.seed,
             max_steps=self.spec.max_steps, timeout=self.spec.timeout, window=(frame.shape[1], frame.shape[0]),
             options=self.spec.options, artifacts=self.artifacts, vocabulary=self._vocabulary(),
-            coverage=self.app.coverage_stream is not None,
+            coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
         if context.vocabulary is not None:
             self.controls = DeadControls(context.vocabulary)
@@ -454,6 +512,8 @@ class Playthrough:
         if self.screen is not None:
             self.screen.close()
         self.screen = Screen(self.app.display, self.app)
+        self.motion = MotionWatch()
+        self.screen.watcher = self.motion.add
         self.executor = Executor(self.app.display, self.app)
         return True
 
@@ -463,9 +523,12 @@ class Playthrough:
         if not self._may_relaunch():
             self.stopped_by = "exit"
             return True
-        done = len(self.steps)
-        self.notes.append(f"the app exited normally (code 0) after step {done}; launched it again "
-                          f"(launch {len(self.launcher.apps) + 1})")
+        return self._relaunch(f"the app exited normally (code 0) after step {len(self.steps)}")
+
+    def _relaunch(self, why: str) -> bool:
+        """Launch the app again (the current launch is ended) and go on; True when the run must stop because
+        the new launch showed no window in the time left."""
+        self.notes.append(f"{why}; launched it again (launch {len(self.launcher.apps) + 1})")
         self.app = self.launcher.start()
         self.oracles.follow(self.app)
         self.retries.cancel()
@@ -483,11 +546,13 @@ class Playthrough:
         return False
 
     def _may_relaunch(self) -> bool:
-        """A normal exit (code 0) with steps and time left, in a run that does not expect the app to exit."""
+        """A normal exit (code 0) with budget left, in a run that does not expect the app to exit."""
         expects_exit = any(e.kind == "exits" for e in self.spec.expect)
-        budget_left = (len(self.steps) < self.spec.max_steps
-                       and self.deadline - time.monotonic() > RELAUNCH_TIME_LEFT)
-        return (self.app.poll() == 0 and not expects_exit and budget_left
+        return self.app.poll() == 0 and not expects_exit and self._budget_left()
+
+    def _budget_left(self) -> bool:
+        """Whether steps, time and launches are left for another launch of the app."""
+        return (len(self.steps) < self.spec.max_steps and self.deadline - time.monotonic() > RELAUNCH_TIME_LEFT
                 and len(self.launcher.apps) < MAX_LAUNCHES)
 
     def _vocabulary(self) -> Vocabulary | None:

@@ -28,6 +28,11 @@ class _BadArgument(ValueError):
     """One argument is wrong: the message says why; from_kwargs adds where and which."""
 
 
+#: The shortest and longest step of a real-time game when the beat follows the budget: a player decides
+#: several times a second, and a game's objects move meaningfully within a few of its frames.
+MIN_BEAT, MAX_BEAT = 0.12, 0.5
+
+
 @dataclass
 class Pacing:
     """How the loop paces itself around each input (seconds); set with the ``oracles=`` argument too."""
@@ -50,6 +55,18 @@ class Pacing:
     #: with coverage, how long a step waits for the app's report of the lines its input reached (the app
     #: reports every ~20 ms; the wait ends as soon as new lines arrive)
     coverage_report: float = 0.03
+    #: a step of a real-time game (an app that animates) lasts at least this long, as a player's decisions
+    #: do: movement keys are held that long and the game is let run (0: ``play_share`` of the run's time
+    #: spread over its steps, between ``MIN_BEAT`` and ``MAX_BEAT``)
+    beat: float = 0.0
+    #: the share of a run's time its steps of a real-time game should fill (the rest goes to launches)
+    play_share: float = 0.5
+
+    def beat_for(self, timeout: float, max_steps: int) -> float:
+        """How long each step of a real-time game lasts in a run of these bounds."""
+        if self.beat > 0:
+            return self.beat
+        return min(max(self.play_share * timeout / max(max_steps, 1), MIN_BEAT), MAX_BEAT)
 
 
 class Defaults(Protocol):
@@ -81,6 +98,9 @@ class RunSpec:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     seed: int = 0
+    #: end the run as soon as every expectation is met (play reached at least one of them); by default a run
+    #: keeps hunting for bugs until its bounds
+    stop_when_met: bool = False
     record: bool = False
     coverage: bool = False
     oracles: OracleSettings = field(default_factory=OracleSettings)
@@ -201,6 +221,12 @@ def _record(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
     spec.record = bool(value)
 
 
+def _stop_when_met(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
+    if not isinstance(value, bool):
+        raise _BadArgument("must be True or False")
+    spec.stop_when_met = value
+
+
 def _coverage(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
     if not isinstance(value, bool):
         raise _BadArgument("must be True or False")
@@ -265,6 +291,6 @@ _ARGUMENTS: dict[str, _Checker] = {
     "app": _app, "goal": _goal, "strategy": _strategy, "expect": _expect,
     "max_steps": _number("max_steps", int, positive=True), "timeout": _number("timeout", float, positive=True),
     "seed": _number("seed", int, positive=False), "policy": _policy, "size": _size, "env": _env,
-    "record": _record, "coverage": _coverage, "cwd": _cwd, "oracles": _oracles, "options": _options,
-    "sandbox": _sandbox,
+    "record": _record, "stop_when_met": _stop_when_met, "coverage": _coverage, "cwd": _cwd, "oracles": _oracles,
+    "options": _options, "sandbox": _sandbox,
 }

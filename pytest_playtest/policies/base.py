@@ -47,6 +47,8 @@ class PolicyContext:
     vocabulary: Vocabulary | None = None
     #: whether each Step reports ``new_lines`` (the app runs under coverage)
     coverage: bool = False
+    #: seconds a step of a real-time game lasts (the loop's beat): how long to hold a movement key
+    beat: float = 0.0
 
     def rng(self) -> random.Random:
         return random.Random(self.seed)

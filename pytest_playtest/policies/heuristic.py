@@ -8,8 +8,9 @@ pictures): each input has an energy that grows with what it found and decays wit
 (``exploration.py``). An input that had an effect is repeated until its effect stops (walk to the edge),
 productive short sequences are replayed in new orders, and an input that did nothing in one state is tried
 again in others with less weight, never dropped. Quit keys are pressed once, late.
-Goal repeats the inputs that changed the screen or raised a number on it (the score), restarts after a
-loss, and leaves stopping to the session, which stops as soon as every expectation is met.
+Goal plays with the same inputs, in the same order (every input of the app's own once, before any is
+repeated at length), and gives the energy to what raised a number read on screen (the score); it restarts
+after a loss shown on screen. Movement keys of a real-time game are held for the loop's beat.
 Both are seeded: the same app and seed give the same choices.
 """
 
@@ -19,12 +20,14 @@ import re
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..actions import Action
 from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
-from .inputs import GAME_KEYS, InputCatalog
+from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
 
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
@@ -40,7 +43,12 @@ POINTER_DEPTH = 3
 SEQUENCE_CHANCE = 0.2  # share of free choices that replay a short sequence
 QUIT_AT = 0.85  # share of the step budget after which a quit key is tried, once
 NEW_SCREEN_GAIN = 2.0  # a picture never met before is worth this many new lines
+SCORE_GAIN = 3.0  # goal play: a score that rose is worth this much to the inputs that came just before
 NOT_TRIED_HERE = 3.0  # weight factor of an input not yet tried on the current screen
+#: a window this much one colour shows nothing; one at most SHOWS_SHARE one colour surely showed a picture (a
+#: dark game with a few thin lines lies between and is never taken for blanked)
+BLANK_SHARE, SHOWS_SHARE = 0.99, 0.9
+WAIT = Candidate("wait", (Action.wait(0.3),), rank=3)
 RANK_WEIGHT = (1.0, 1.0, 0.6, 0.3)  # by Candidate.rank (inputs.py): the app's own controls weigh most
 
 
@@ -109,6 +117,7 @@ class Memory:
     walked: set[str] = field(default_factory=set)  # inputs repeated to their edge once already
     sequences: Sequences = field(default_factory=Sequences)
     seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
+    disruptive: set[str] = field(default_factory=set)  # inputs that blanked the window (undone, not used again)
 
     def effective(self) -> list[str]:
         """The inputs that had an effect somewhere, sorted (the same seed draws the same ones)."""
@@ -131,11 +140,8 @@ class Underway:
 
 @dataclass
 class Scoring:
-    """Goal play: which actions changed the screen or came before the score rose."""
+    """Goal play: the score last read on screen."""
 
-    tried: Counter[str] = field(default_factory=Counter)
-    effects: Counter[str] = field(default_factory=Counter)
-    scoring: Counter[str] = field(default_factory=Counter)
     last_score: int | None = None
 
 
@@ -154,11 +160,10 @@ class HeuristicPolicy(Policy):
         self.self_changes: deque[bool] = deque(maxlen=4)  # whether the picture changed between our steps
         self.launch = 1
         self.quit_tried = False
+        self.showed = False  # whether the last look showed a picture (not one colour)
 
     # -- what the loop tells ------------------------------------------------------------------------------
     def record(self, step: Step) -> None:
-        if step.changed:
-            self.score.effects[step.action.label()] += 1
         seen = self.memory.seen_states
         novel = bool(step.after_hash) and step.after_hash not in seen and not self.animating
         seen.update(h for h in (step.before_hash, step.after_hash) if h)
@@ -188,16 +193,36 @@ class HeuristicPolicy(Policy):
     # -- decisions ----------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         self._notice(observation)
+        undo = self._undo_blanking(observation)
+        if undo is not None:
+            return undo
         if self.context.strategy == "goal":
-            return self._play(observation)
+            restart = self._restart(observation)
+            if restart is not None:
+                return restart
         return self._explore(observation)
+
+    def _undo_blanking(self, observation: Observation) -> Decision | None:
+        """A key that blanked the window (a full-screen toggle, a video mode the display cannot show) is
+        pressed once more to undo it, and not used again: a person would not keep playing blind."""
+        share = _one_colour_share(observation.frame)
+        shown, self.showed = self.showed, share <= SHOWS_SHARE
+        last = observation.history[-1] if observation.history else None
+        name = self.now.finished
+        if share < BLANK_SHARE or not shown or last is None or last.action.kind not in ("press", "hotkey") \
+                or name is None:
+            return None
+        self.memory.disruptive.add(name)
+        return Decision(last.action, note=f"undo {name}: it blanked the window")
 
     def _explore(self, observation: Observation) -> Decision:
         now = self.now
         if now.pending:
             return self._emit(now.pending.pop(0), "follow-up")
         screen = self._screen(observation)
-        candidates = self.inputs.candidates(screen.widgets, observation.size)
+        hold = self.context.beat if self.animating and self.context.beat else HOLD_SECONDS
+        candidates = [c for c in self.inputs.candidates(screen.widgets, observation.size, hold=hold)
+                      if c.name not in self.memory.disruptive] or [WAIT]
         self.memory.known.update((c.name, c) for c in candidates)
         opened = _popped_up(observation)
         appeared = [c for c in candidates if opened and c.kind == "click" and c.name not in now.offered]
@@ -222,10 +247,14 @@ class HeuristicPolicy(Policy):
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
         fresh = [c for c in candidates if c.name not in self.memory.stats]
-        if now.streak is not None and not any(c.rank == 0 for c in fresh):
-            # (an input that made new controls appear, a menu, is not repeated: they come first)
+        # breadth before depth: the app's own controls and keys are all tried once before one is repeated
+        # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
+        own = [c for c in fresh if c.rank <= 1]
+        if now.streak is not None and not own:
             return now.streak.candidate, f"depth {now.streak.count + 1}"
         now.streak = None
+        if own:
+            return self._fresh(own), "new input"
         quit_input = self._quit_late(observation, screen)
         if quit_input is not None:
             return quit_input, "quit once, late"
@@ -331,34 +360,33 @@ class HeuristicPolicy(Policy):
         return last is not None and not self.animating and last.changed_fraction >= REFRESH_FRACTION
 
     # -- goal play ----------------------------------------------------------------------------------------
-    def _play(self, observation: Observation) -> Decision:
-        text, score = observation.seen_text, self.score
-        keys = self.inputs.play_keys()
+    def _restart(self, observation: Observation) -> Decision | None:
+        """After a loss shown on screen, a restart key; meanwhile, a score that rose credits what led to it."""
+        text = observation.seen_text
         if LOSS.search(text):
+            keys = self.inputs.play_keys()
             restart = [k for k in ("space", "enter", "r", "n") if k in keys] or ["space", "enter", "r"]
             return Decision(Action.press(self.rng.choice(restart)), note="restart after a loss")
-        self._credit_score(text, observation)
-        actions = [Action.press(key) for key in keys]
-        vocabulary = self.inputs.vocabulary
-        if vocabulary is None or "left" in vocabulary.buttons or not actions:
-            width, height = observation.size
-            actions.append(Action.click(width // 2, height // 2))
-        weights = [1 + 3 * score.effects[a.label()] / (1 + score.tried[a.label()]) + 5 * score.scoring[a.label()]
-                   for a in actions]
-        action = self.rng.choices(actions, weights=weights)[0]
-        score.tried[action.label()] += 1
-        return Decision(action, note="play")
+        self._credit_score(text)
+        return None
 
-    def _credit_score(self, text: str, observation: Observation) -> None:
+    def _credit_score(self, text: str) -> None:
+        """A score read on screen that went up is worth SCORE_GAIN to the inputs of the last attempts."""
         match = NUMBER.search(text)
         if not match:
             return
         value = int(match.group(1))
         if self.score.last_score is not None and value > self.score.last_score:
-            for step in observation.history[-5:]:
-                self.score.scoring[step.action.label()] += 1
+            for name in self.now.recent:
+                self.memory.stats[name].credit(SCORE_GAIN)
         self.score.last_score = value
 
+
+def _one_colour_share(frame: np.ndarray) -> float:
+    """The share of the window in its most common colour (sampled)."""
+    sample = frame[::8, ::8].reshape(-1, frame.shape[2])
+    _, counts = np.unique(sample, axis=0, return_counts=True)
+    return float(counts.max() / len(sample))
 
 
 def _popped_up(observation: Observation) -> bool:

@@ -62,7 +62,9 @@ class InputCatalog:
         v = self.vocabulary
         return v is None or bool(v.buttons or v.texts or v.typing)
 
-    def candidates(self, widgets: list[Widget], size: tuple[int, int]) -> list[Candidate]:
+    def candidates(self, widgets: list[Widget], size: tuple[int, int], *,
+                   hold: float = HOLD_SECONDS) -> list[Candidate]:
+        """Every input of this screen; movement keys are also held ``hold`` seconds (a real-time game's beat)."""
         v = self.vocabulary
         if v is None:  # nothing known: widgets and the keys games use
             return [*self._widget_clicks(widgets), *self._fields(widgets, enter=False),
@@ -71,7 +73,7 @@ class InputCatalog:
         if v.typing:
             found += self._fields(widgets, enter="enter" in v.keys)
         found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
-        found += [Candidate(f"hold:{key}", (Action.hold(key, HOLD_SECONDS),), rank=3, repeatable=False)
+        found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=3, repeatable=False)
                   for key in v.safe_keys if key in MOVEMENT_KEYS]
         found += self._pointer_probes(widgets, size, v)
         if v.typing and not v.texts and not any(w.kind == "field" for w in widgets):
@@ -126,8 +128,8 @@ class InputCatalog:
         return found
 
     def _pointer_probes(self, widgets: list[Widget], size: tuple[int, int], v: Vocabulary) -> list[Candidate]:
-        """Right clicks, drags and the wheel where the code handles them; clicks at fixed points when vision
-        finds few widgets (a board drawn without outlines)."""
+        """Right clicks, pointer moves, drags and the wheel where the code handles them; clicks at fixed points
+        when vision finds few widgets (a board drawn without outlines)."""
         width, height = size
         points = [(int(fx * width), int(fy * height)) for fx, fy in PROBE_POINTS]
         targets = [w.center for w in widgets if w.kind in CLICKABLE] + points
@@ -139,6 +141,8 @@ class InputCatalog:
         if "wheel" in v.buttons:
             found += [Candidate(f"scroll-{d}", (Action.scroll(width // 2, height // 2, d),), rank=3)
                       for d in ("down", "up")]
+        if v.pointer:  # the app follows the pointer (a paddle, a fist, an aim): steer it there
+            found += [self._point("move", Action.move(x, y), 2) for x, y in targets]
         if v.drags:
             cx, cy = width // 2, height // 2
             ends = ((cx + width // 4, cy), (cx - width // 4, cy), (cx, cy + height // 4), (cx, cy - height // 4))

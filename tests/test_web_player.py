@@ -1,0 +1,73 @@
+"""The offline tester on web pages written the way people write them: every key tried early, drawn targets
+clicked, the page's own buttons used in goal play, dialogs answered, links out of the app not followed."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_playtest import expect
+from pytest_playtest.actions import Action
+from pytest_playtest.loop.playthrough import run_session
+from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.runtime.browser import Browser, web_target
+from pytest_playtest.runtime.display import Display
+from pytest_playtest.runtime.executor import Executor
+from pytest_playtest.vision import Vision
+from tests.conftest import REPO
+
+WEB = REPO / "fixtures" / "web"
+DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
+
+
+@pytest.fixture(scope="module")
+def vision() -> Vision:
+    return Vision()
+
+
+def play(display: Display, vision: Vision, **kwargs):  # noqa: ANN201
+    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
+    return run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
+
+
+@pytest.mark.parametrize("strategy", ["coverage", "goal"])
+def test_a_hang_on_space_is_found_though_the_arrows_move(display: Display, vision: Vision, strategy: str) -> None:
+    verdict = play(display, vision, app=str(WEB / "space_hang.html"), strategy=strategy, goal="Run and jump",
+                   max_steps=40).verdict
+    assert verdict.kinds() == ["freeze"], verdict.summary()
+
+
+def test_a_drawn_targets_third_hit_is_found(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "targets.html"), strategy="goal", goal="Hit the targets",
+                   max_steps=60).verdict
+    assert verdict.kinds() == ["exception"], verdict.summary()
+    assert "Cannot read properties of undefined (reading 'name')" in verdict.first("exception").message
+
+
+def test_goal_play_uses_the_pages_buttons(display: Display, vision: Vision) -> None:
+    verdict = play(display, vision, app=str(WEB / "tally.html"), strategy="goal", goal="Make the count positive.",
+                   expect=[expect.rule("#count > 0")], max_steps=30).verdict
+    assert verdict.passed, verdict.summary()
+    assert any("dialog" in note and "Reset the tally?" in note for note in verdict.notes), verdict.notes
+
+
+def test_a_link_out_of_the_app_is_not_followed(display: Display) -> None:
+    target = web_target(str(WEB / "tally.html"), None)
+    assert target is not None
+    browser = Browser(target, display).start()
+    try:
+        assert browser.wait_for_window(timeout=20)
+        box = browser.evaluate("(() => { const r = document.querySelector('a').getBoundingClientRect();"
+                               " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        Executor(display, browser).perform(Action.click(int(box[0]), int(box[1])))
+        reports = []
+        for _ in range(50):
+            reports += browser.reports()
+            if any(r.kind == "navigation" for r in reports):
+                break
+            Executor(display, browser).perform(Action.wait(0.05))
+        assert [r.message for r in reports if r.kind == "navigation"] == ["https://example.org/about"]
+        assert browser.evaluate("location.pathname + document.title") == "/tally.htmlTally"
+    finally:
+        browser.terminate()
