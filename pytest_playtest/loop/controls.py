@@ -32,6 +32,8 @@ from ..verdict import Finding
 PLACE_GRID = 10
 #: Beats watched without input before an app's own rate of effect-like changes is known.
 MIN_BASELINE = 8
+#: An app whose own motion looks like an effect more often than this gives no evidence about its inputs.
+MAX_CHANCE = 0.25
 
 
 @dataclass
@@ -109,6 +111,8 @@ class DeadControls:
         if not moving or base.tries < MIN_BASELINE:
             return False
         chance = (base.effects + 0.5) / (base.tries + 1)
+        if chance > MAX_CHANCE:  # the app changes so much by itself that an input's effect cannot be told
+            return False
         expected = record.tries * chance
         return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
 

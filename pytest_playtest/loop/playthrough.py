@@ -54,6 +54,8 @@ DOM_READ_TIMEOUT = 0.5
 PLAY_POLL = 0.02
 #: Every this many steps, a moving app is watched for a beat without input (the chance level of effects).
 WATCH_EVERY = 5
+#: How far (pixels) from the resting pointer a control's hover or focus drawing may reach.
+POINTER_REACH = 64
 
 
 def run_session(
@@ -177,10 +179,21 @@ class Playthrough:
         except AppError:
             self._window_lost(len(self.steps))
             return None
-        self.oracles.observe_idle(bool(self.screen.effect(self.previous, frame)), now)
+        self.oracles.observe_idle(self._changed_by_itself(self.previous, frame), now)
         if self.reader:
             self.reader.offer(frame, self.screen.last_hash, len(self.steps))
         return frame
+
+    def _changed_by_itself(self, before: np.ndarray, after: np.ndarray) -> bool:
+        """Whether the window changed with no input of ours in between. A change around the resting pointer
+        alone is the last input's aftermath (a button's hover or focus ring fading in), not the app moving."""
+        assert self.screen is not None
+        change = self.screen.effect(before, after)
+        if not change or change.box is None or self.pointer is None:
+            return bool(change)
+        x, y = self.pointer
+        reach = Box(x - POINTER_REACH, y - POINTER_REACH, 2 * POINTER_REACH, 2 * POINTER_REACH)
+        return reach.union(Box(*change.box)) != reach
 
     def check(self, now: float) -> bool:
         """The oracles that need no input: output, exit, freeze, and whether the expectations end the run (a
