@@ -19,7 +19,7 @@ from pytest_playtest.runtime.screen import Screen
 from pytest_playtest.vision import Vision
 from tests.conftest import REPO
 
-WEB = REPO / "fixtures" / "web"
+WEB = REPO / "fixtures" / "webapps"
 DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
 
 

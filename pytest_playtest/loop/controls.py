@@ -99,8 +99,7 @@ class DeadControls:
         self.baseline.effects += effect
 
     def findings(self) -> list[Finding]:
-        return self._single() or [*self._whole_kind(self.still, moving=False),
-                                  *self._whole_kind(self.moving, moving=True)]
+        return self._single() or self._whole_kind()
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app; on an app that moves by
@@ -133,22 +132,31 @@ class DeadControls:
             ))
         return found
 
-    def _whole_kind(self, records: dict[str, ControlRecord], *, moving: bool) -> list[Finding]:
-        keys = {name: r for name, r in records.items() if name.startswith("key ")}
+    def _whole_kind(self) -> list[Finding]:
+        """The app's keys, or its clicks on a drawn UI, none of which ever worked: on a still app never a
+        visible change, on a moving one no more changes than chance."""
         found = []
-        tries = sum(r.tries for r in keys.values())
+        tried = self.still.keys() | self.moving.keys()
+        keys = [name for name in self.vocabulary.safe_keys if f"key {name}" in tried]
+        records = [self._both(f"key {name}") for name in keys]
+        tries = sum(still.tries + moving.tries for still, moving in records)
         if (len(keys) >= 2 and len(keys) == len(self.vocabulary.safe_keys) and tries >= self.group_total
-                and all(r.tries >= self.group_tries for r in keys.values())
-                and self._dead(_pooled(keys.values()), moving=moving)):
-            names = ", ".join(name.removeprefix("key ") for name in keys)
-            found.append(self._kind_finding(f"none of the app's keys ({names}) had an effect: tried {tries} "
-                                            "times", list(keys.values())))
-        clicks = records.get("left click")
-        if clicks is not None and self._dead(clicks, moving=moving) and len(clicks.places) >= self.group_places \
-                and clicks.tries >= self.group_total:
-            found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
-                                            f"{len(clicks.places)} places", [clicks]))
+                and all(still.tries + moving.tries >= self.group_tries for still, moving in records)
+                and self._dead(_pooled(s for s, _ in records), moving=False)
+                and self._dead(_pooled(m for _, m in records), moving=True)):
+            found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
+                                            f"{tries} times", [r for pair in records for r in pair]))
+        still, moving = self._both("left click")
+        places = len(still.places | moving.places)
+        if (still.tries + moving.tries >= self.group_total and places >= self.group_places
+                and self._dead(still, moving=False) and self._dead(moving, moving=True)):
+            found.append(self._kind_finding(f"clicks had no effect: tried {still.tries + moving.tries} times at "
+                                            f"{places} places", [still, moving]))
         return found
+
+    def _both(self, name: str) -> tuple[ControlRecord, ControlRecord]:
+        """An input's records on the still app and on the moving one (empty where it was not tried)."""
+        return self.still.get(name, ControlRecord()), self.moving.get(name, ControlRecord())
 
     def _kind_finding(self, what: str, records: list[ControlRecord]) -> Finding:
         steps = sorted(s for r in records for s in r.steps)

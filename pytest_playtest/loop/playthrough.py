@@ -221,7 +221,8 @@ class Playthrough:
         seen_text = self.reader.text if self.reader else ""
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
-                                  seen_text=seen_text, launch=len(self.launcher.apps), page=self._page())
+                                  seen_text=seen_text, launch=len(self.launcher.apps), page=self._page(),
+                                  movers=self.motion.movers() if self.oracles.animating else ())
         retry = None if getattr(self.policy, "scripted", False) else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry

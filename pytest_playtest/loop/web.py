@@ -145,7 +145,7 @@ class WebPage:
             found = dom.clickables(self.browser, timeout=self.timeout)
         except (DevToolsTimeout, AppError):
             return []
-        return [Widget(item.box, item.kind, item.text) for item in found]
+        return [Widget(item.box, item.kind, item.text, item.options) for item in found]
 
     def facts(self, queries: Sequence[Query]) -> dict[Query, Fact] | None:
         try:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..trajectory import Step
     from ..verdict import Finding
     from ..vision import TextBox, Vision, Widget
+    from ..vision.motion import Mover
     from .vocabulary import Vocabulary
 
 
@@ -83,6 +84,8 @@ class Observation:
     launch: int = 1
     #: a web app's page: its DOM text and clickable elements replace OCR and widget detection
     page: PageView | None = None
+    #: in an app that moves by itself, the things that moved between its last two frames: where and how fast
+    movers: Sequence[Mover] = ()
 
     @property
     def size(self) -> tuple[int, int]:

@@ -28,6 +28,7 @@ from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
 from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
+from .player import Player
 
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
@@ -161,6 +162,7 @@ class HeuristicPolicy(Policy):
         self.launch = 1
         self.quit_tried = False
         self.showed = False  # whether the last look showed a picture (not one colour)
+        self.player: Player | None = None  # goal play on a real-time game: the avatar and what moves it
 
     # -- what the loop tells ------------------------------------------------------------------------------
     def record(self, step: Step) -> None:
@@ -185,6 +187,8 @@ class HeuristicPolicy(Policy):
         if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
             self.launch = observation.launch
             self.now = Underway()
+            if self.player is not None:
+                self.player.forget()
             return
         history = observation.history
         if history and history[-1].after_hash:
@@ -227,11 +231,33 @@ class HeuristicPolicy(Policy):
         opened = _popped_up(observation)
         appeared = [c for c in candidates if opened and c.kind == "click" and c.name not in now.offered]
         now.offered = {c.name for c in candidates}
-        candidate, why = self._choose(observation, screen, candidates, appeared)
+        steered = self._steer(observation, candidates)
+        candidate, why = steered or self._choose(observation, screen, candidates, appeared)
         now.attempt = Attempt(candidate, observation.frame_hash, screen.index)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
         return self._emit(candidate.actions[0], f"{why}: {candidate.name}{label}")
+
+    def _steer(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
+        """Goal play on a real-time game: the input that keeps the avatar in play when it is headed out (the
+        Player learns where it is and what each input does to it)."""
+        if self.context.strategy != "goal" or not self.animating:
+            return None
+        if self.player is None:
+            self.player = Player(observation.size, self.context.beat or HOLD_SECONDS)
+        last = observation.history[-1] if observation.history else None
+        self.player.look(last, _response_name(last.action) if last else None, observation.movers)
+        by_name: dict[str, Candidate] = {}
+        for candidate in candidates:
+            name = _response_name(candidate.actions[0])
+            if name is not None and len(candidate.actions) == 1:
+                by_name.setdefault(name, candidate)
+        chosen = self.player.steer(list(by_name))
+        if chosen is None:
+            return None
+        if chosen == "":
+            return Candidate("wait", (Action.wait(self.context.beat or HOLD_SECONDS),), rank=3), "let the avatar drift"
+        return by_name[chosen], "keep the avatar in play"
 
     def _emit(self, action: Action, note: str) -> Decision:
         self.now.expected = action
@@ -380,6 +406,16 @@ class HeuristicPolicy(Policy):
             for name in self.now.recent:
                 self.memory.stats[name].credit(SCORE_GAIN)
         self.score.last_score = value
+
+
+def _response_name(action: Action) -> str | None:
+    """What an action is to the avatar: every click is one input (it flaps, fires, punches wherever it lands),
+    a key pressed or held another; pointer moves and waits are not learnt."""
+    if action.kind == "click":
+        return "click"
+    if action.kind in ("press", "hold"):
+        return f"{action.kind} {action.key}"
+    return None
 
 
 def _one_colour_share(frame: np.ndarray) -> float:

@@ -29,6 +29,7 @@ HOLD_SECONDS = 0.6  # movement keys are also held: games that poll the keyboard 
 #: where to probe with the pointer when vision finds few widgets (fractions of the window)
 PROBE_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 FEW_WIDGETS = 3
+MAX_OPTIONS = 8  # of a list to choose from, the first this many are tried
 NEAR = 8  # pixels: a widget boxed a little differently on another screen is the same place
 
 
@@ -67,9 +68,9 @@ class InputCatalog:
         """Every input of this screen; movement keys are also held ``hold`` seconds (a real-time game's beat)."""
         v = self.vocabulary
         if v is None:  # nothing known: widgets and the keys games use
-            return [*self._widget_clicks(widgets), *self._fields(widgets, enter=False),
+            return [*self._widget_clicks(widgets), *self._choices(widgets), *self._fields(widgets, enter=False),
                     *(key_candidate(key, 1) for key in GAME_KEYS)]
-        found = self._widget_clicks(widgets)
+        found = self._widget_clicks(widgets) + self._choices(widgets)
         if v.typing:
             found += self._fields(widgets, enter="enter" in v.keys)
         found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
@@ -113,6 +114,20 @@ class InputCatalog:
                 found.append(self._click(widget, 2))
             elif widget.kind == "text" and self.labels:
                 found.append(self._click(widget, 3))
+        return found
+
+    def _choices(self, widgets: list[Widget]) -> list[Candidate]:
+        """Each option of a list to choose from, chosen as a person does with the keyboard: open the list,
+        go to its top, down to the option, Enter."""
+        found = []
+        for widget in (w for w in widgets if w.kind == "choice"):
+            x, y = widget.center
+            place = self.places.name(x, y)
+            for index, option in enumerate(widget.options[:MAX_OPTIONS]):
+                downs = (Action.press("down", index),) if index else ()
+                found.append(Candidate(f"choose@{place}:{index}", (Action.click(x, y), Action.press("home"), *downs,
+                                                                  Action.press("enter")),
+                                       rank=0, repeatable=False, label=option))
         return found
 
     def _fields(self, widgets: list[Widget], *, enter: bool) -> list[Candidate]:

@@ -29,6 +29,7 @@ _MOVES = re.compile(_LISTENER + r"(?:mousemove|pointermove|touchmove)\b")
 _BUTTON_TEXT = re.compile(r"<button\b[^>]*>(.*?)</button>|<input\b[^>]*type=['\"]?(?:button|submit)['\"]?[^>]*"
                           r"value=['\"]([^'\"]+)", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
+_CONTROLS = re.compile(r"<(?:select|button|textarea|input|a\s[^>]*href)\b", re.I)
 _INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.I | re.S)
 _TYPING = re.compile(r"<input(?![^>]*type=['\"]?(?:button|submit|checkbox|radio|range|hidden))|<textarea|"
                      r"contenteditable", re.I)
@@ -66,6 +67,8 @@ def scan_web_app(root: Path) -> Vocabulary:
         if not name.endswith(".min.js"):  # a minified library's own key handling is not the app's
             scripts.append((name, code))
         buttons.update(button for button, pattern in _BUTTONS.items() if pattern.search(text))
+        if _CONTROLS.search(text):  # the browser's own controls take clicks whatever the scripts listen for
+            buttons.add("left")
         moves = moves or bool(_MOVES.search(text))
         typing = typing or bool(_TYPING.search(text))
         for match in _BUTTON_TEXT.finditer(text):

@@ -75,7 +75,12 @@ for (const el of seen) {
   const w = Math.min(innerWidth, Math.round(box.right)) - x, h = Math.min(innerHeight, Math.round(box.bottom)) - y;
   if (w < 2 || h < 2) continue;
   const tag = el.tagName.toLowerCase();
-  const kind = ["input", "textarea", "select"].includes(tag) && !["button", "submit", "checkbox", "radio"]
+  if (tag === "select") {
+    const options = [...el.options].map((option) => option.text.trim());
+    out.push({x, y, w, h, kind: "choice", text: el.selectedOptions.length ? el.selectedOptions[0].text : "", options});
+    continue;
+  }
+  const kind = ["input", "textarea"].includes(tag) && !["button", "submit", "checkbox", "radio"]
     .includes(el.type) ? "field" : (tag === "canvas" ? "shape" : "button");
   out.push({x, y, w, h, kind, text: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim()});
 }
@@ -97,8 +102,9 @@ class Clickable:
     """An element a user would click, with its box in window coordinates."""
 
     box: Box
-    kind: str  # "button", "field" or "shape" (a canvas)
+    kind: str  # "button", "field", "choice" (a select) or "shape" (a canvas)
     text: str = ""
+    options: tuple[str, ...] = ()  # a select's options, in order
 
 
 class DomError(AppError):
@@ -125,5 +131,5 @@ def read(browser: Browser, queries: Sequence[Query], *, timeout: float) -> DomSt
 def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
     found = browser.evaluate(_script(_CLICKABLES), timeout=timeout)
-    return [Clickable(Box(item["x"], item["y"], item["w"], item["h"]), item["kind"], item["text"])
-            for item in found]
+    return [Clickable(Box(item["x"], item["y"], item["w"], item["h"]), item["kind"], item["text"],
+                      tuple(item.get("options", ()))) for item in found]

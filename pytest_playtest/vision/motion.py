@@ -42,6 +42,8 @@ AFTER = 3
 MIN_SURPRISE = 40
 #: An input's surprise must also exceed this many times the surprise of the ticks just before it.
 OVER_BEFORE = 2.0
+#: A moving blob covering more than this share of the window is scenery (a scrolling backdrop), no thing.
+MAX_MOVER = 0.2
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,14 @@ class Tick:
 class Blob:
     centre: tuple[float, float]
     labels: np.ndarray  # bool mask of its pixels, full size (scaled)
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A thing that moved: where (window coordinates) and how fast (pixels per second)."""
+
+    box: Box
+    velocity: tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,30 @@ class MotionWatch:
             x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
             box = Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
         return Surprise(after, before, box, after / where.size)
+
+    def movers(self) -> list[Mover]:
+        """The things that moved between the last two ticks (window coordinates): each a blob of changed pixels
+        (a sprite's old and new place together) with its velocity, from the nearest blob of the ticks before.
+        Blobs bigger than a fifth of the window are scenery."""
+        if len(self.ticks) < 3:
+            return []
+        ticks = list(self.ticks)[-3:]
+        previous, current = _changes(ticks[0].frame, ticks[1].frame), _changes(ticks[1].frame, ticks[2].frame)
+        olds = _blobs(previous)
+        seconds = max(ticks[2].time - ticks[1].time, 1e-3)
+        largest = MAX_MOVER * current.size
+        found = []
+        for blob in _blobs(current):
+            x, y, w, h = cv2.boundingRect(blob.labels.astype(np.uint8))
+            if w * h > largest:
+                continue
+            near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
+            velocity = (0.0, 0.0)
+            if near is not None and _distance(near.centre, blob.centre) <= MAX_STEP:
+                velocity = ((blob.centre[0] - near.centre[0]) * self.scale / seconds,
+                            (blob.centre[1] - near.centre[1]) * self.scale / seconds)
+            found.append(Mover(Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale), velocity))
+        return found
 
     def clear(self) -> None:
         self.ticks.clear()

@@ -42,11 +42,13 @@ _FOUND_BOX_SLACK = 3
 
 @dataclass(frozen=True)
 class Widget:
-    """Something that looks interactive: ``kind`` is "button", "field", "text" or "shape"."""
+    """Something that looks interactive: ``kind`` is "button", "field", "text", "shape" or (from a web page's
+    DOM) "choice", a list to choose one of its ``options`` from."""
 
     box: Box
     kind: str
     text: str = ""
+    options: tuple[str, ...] = ()
 
     @property
     def center(self) -> tuple[int, int]:

@@ -1,0 +1,70 @@
+"""Dead controls judged over a whole run (loop.controls): one key among working inputs on a still app, every
+key of a moving game against how often the game changes by itself, and clicks on a drawn UI."""
+
+from __future__ import annotations
+
+from pytest_playtest.actions import Action
+from pytest_playtest.loop.controls import DeadControls
+from pytest_playtest.policies.vocabulary import Vocabulary
+from pytest_playtest.trajectory import Step
+
+ARROWS = Vocabulary(keys=("left", "right", "up", "down"), sources=("game.py",))
+
+
+def tried(controls: DeadControls, action: Action, *, effect: bool, moving: bool, times: int = 1) -> None:
+    for _ in range(times):
+        index = sum(r.tries for r in (*controls.still.values(), *controls.moving.values())) + 1
+        step = Step(index=index, action=action, before_hash=f"screen {index}")
+        step.changed = effect
+        controls.observe(step, judged=True, moving=moving)
+
+
+def test_one_dead_key_among_working_inputs_on_a_still_app() -> None:
+    controls = DeadControls(ARROWS)
+    for key in ("left", "up", "down"):
+        tried(controls, Action.press(key), effect=True, moving=False, times=4)
+    tried(controls, Action.press("right"), effect=False, moving=False, times=8)
+    assert [f.message.split(":")[0] for f in controls.findings()] == ["key right never had an effect"]
+
+
+def test_keys_of_a_moving_game_that_never_beat_its_own_changes_are_dead() -> None:
+    controls = DeadControls(ARROWS)
+    for beat in range(20):  # the game looks changed by itself one beat in ten
+        controls.observe_baseline(effect=beat % 10 == 0)
+    for key in ARROWS.keys:
+        tried(controls, Action.hold(key, 0.2), effect=False, moving=True, times=5)
+        tried(controls, Action.hold(key, 0.2), effect=True, moving=True)  # as often as chance
+    (finding,) = controls.findings()
+    assert finding.message.startswith("none of the app's keys (left, right, up, down) had an effect")
+
+
+def test_keys_that_steer_a_moving_game_are_alive() -> None:
+    controls = DeadControls(ARROWS)
+    for _ in range(20):
+        controls.observe_baseline(effect=False)
+    for key in ARROWS.keys:
+        tried(controls, Action.hold(key, 0.2), effect=False, moving=True, times=3)
+        tried(controls, Action.hold(key, 0.2), effect=True, moving=True, times=3)
+    assert controls.findings() == []
+
+
+def test_a_game_that_changes_by_itself_too_often_gives_no_evidence() -> None:
+    controls = DeadControls(ARROWS)
+    for _ in range(20):
+        controls.observe_baseline(effect=True)
+    for key in ARROWS.keys:
+        tried(controls, Action.hold(key, 0.2), effect=True, moving=True, times=6)
+    assert controls.findings() == []
+
+
+def test_clicks_on_a_drawn_board_that_never_change_anything() -> None:
+    board = Vocabulary(buttons=("left",), sources=("board.py",))
+    controls = DeadControls(board)
+    for place in range(16):
+        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=place % 3 == 0)
+    for _ in range(10):
+        controls.observe_baseline(effect=False)
+    (finding,) = controls.findings()
+    assert finding.message.startswith("clicks had no effect: tried 16 times at 16 places")
+    tried(controls, Action.click(300, 300), effect=True, moving=False)
+    assert controls.findings() == []

@@ -1,0 +1,67 @@
+"""The avatar model of goal play (policies.player): found where inputs show their effect, followed as it
+moves, and kept in play — on steps and moving things laid out the way a flapping game and a shooter lay them."""
+
+from __future__ import annotations
+
+from pytest_playtest.actions import Action
+from pytest_playtest.geometry import Box
+from pytest_playtest.policies.player import Player
+from pytest_playtest.trajectory import Step
+from pytest_playtest.vision.motion import Mover
+
+SIZE = (400, 400)
+
+
+def step(index: int, action: Action, effect: Box | None) -> Step:
+    done = Step(index=index, action=action, before_hash="a", after_hash="b")
+    done.changed = effect is not None
+    done.changed_box = None if effect is None else (effect.x, effect.y, effect.w, effect.h)
+    return done
+
+
+def bird(y: float, falling: float = 100.0) -> Mover:
+    return Mover(Box(195, int(y) - 5, 10, 15), (0.0, falling))
+
+
+def test_a_falling_bird_is_flapped_when_low_and_let_fall_when_high() -> None:
+    player = Player(SIZE, step=0.15)
+    y = 200.0
+    for index in range(1, 6):  # flaps: each shows its effect at the bird, which ends 15 px higher
+        y -= 15
+        player.look(step(index, Action.click(50, 50), Box(195, int(y) - 5, 10, 10)), "click", [bird(y)])
+    assert player.responses["click"].seen >= 2 and player.responses["click"].move[1] < 0
+    index, steered = 6, []
+    for _ in range(12):  # left alone it falls 15 px a step; a flap when it gets low, none when high
+        y += 15 if not steered or steered[-1] != "click" else -15
+        player.look(step(index, Action.wait(0.15), None), None, [bird(y)])
+        steered.append(player.steer(["click", "press space"]))
+        index += 1
+    assert steered[0] is None and "click" in steered  # it fell out of the middle, and was flapped back
+    assert 120 <= y <= 300
+    for _ in range(6):  # flapped too high: let fall
+        y -= 30
+        player.look(step(index, Action.click(50, 50), Box(195, int(y) - 5, 10, 10)), "click", [bird(y)])
+        index += 1
+    assert y < 120 and player.steer(["click"]) == ""
+
+
+def test_a_ship_that_only_slides_at_the_bottom_is_not_steered_up() -> None:
+    player = Player(SIZE, step=0.15)
+    x = 200.0
+    for index, key in enumerate(["right", "left", "right", "left", "right", "right", "right", "right", "right"],
+                                start=1):
+        x += 20 if key == "right" else -20
+        effect = Box(int(x) - 10, 370, 20, 12)
+        player.look(step(index, Action.hold(key, 0.15), effect), f"hold {key}", [Mover(effect, (0.0, 0.0))])
+        if x < 280:
+            assert player.steer(["hold left", "hold right"]) is None  # low, but nothing moves it up or down
+    assert x > 280 and player.steer(["hold left", "hold right"]) == "hold left"  # near the right edge: back
+
+
+def test_effects_all_over_the_window_are_no_avatar() -> None:
+    """A typing game's letters vanish wherever they are: nothing there is steered."""
+    player = Player(SIZE, step=0.15)
+    for index, (x, y) in enumerate([(40, 60), (300, 300), (120, 340), (350, 40), (60, 380)], start=1):
+        effect = Box(x, y, 12, 16)
+        player.look(step(index, Action.press("a"), effect), "press a", [Mover(effect, (0.0, 10.0))])
+    assert player.steer(["press a", "press b"]) is None
