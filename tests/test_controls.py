@@ -61,10 +61,22 @@ def test_clicks_on_a_drawn_board_that_never_change_anything() -> None:
     board = Vocabulary(buttons=("left",), sources=("board.py",))
     controls = DeadControls(board)
     for place in range(16):
-        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=place % 3 == 0)
-    for _ in range(10):
-        controls.observe_baseline(effect=False)
+        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=False)
     (finding,) = controls.findings()
     assert finding.message.startswith("clicks had no effect: tried 16 times at 16 places")
     tried(controls, Action.click(300, 300), effect=True, moving=False)
     assert controls.findings() == []
+
+
+def test_a_game_whose_things_appear_after_a_while_is_judged_against_chance_throughout() -> None:
+    """A typing game looks still until its first letters fall: a letter appearing right after a key pressed
+    then is chance, as it is later."""
+    controls = DeadControls(Vocabulary(keys=tuple("abcd"), sources=("typing.py",)))
+    tried(controls, Action.press("a"), effect=True, moving=False)  # a letter appeared as it was pressed
+    for key in "abcd":
+        tried(controls, Action.press(key), effect=False, moving=False)
+        tried(controls, Action.press(key), effect=False, moving=True, times=4)
+    for _ in range(20):
+        controls.observe_baseline(effect=False)
+    (finding,) = controls.findings()
+    assert finding.message.startswith("none of the app's keys (a, b, c, d) had an effect")

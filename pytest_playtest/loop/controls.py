@@ -55,14 +55,13 @@ class DeadControls:
     in one state (a restart key on the game-over screen) is excused unless it was tried on that many
     different screens. On an app that moves by itself every frame is another screen and many inputs matter
     only in some moments (a letter while it is shown): there only a whole kind of input is judged. A kind is
-    judged when each of its keys was tried ``group_tries`` times and all of them ``group_total`` times (or its
-    clicks landed on ``group_places`` places).
+    judged when each of its keys was tried and all of them ``group_total`` times (on a moving app, counted while
+    it moved), or its clicks landed on ``group_places`` places.
     """
 
     vocabulary: Vocabulary
     min_tries: int = 8
     min_screens: int = 5
-    group_tries: int = 3
     group_total: int = 16
     group_places: int = 8
     #: the inputs' records on a still app (an effect is a visible change) and on one that moves by itself (an
@@ -134,41 +133,35 @@ class DeadControls:
 
     def _whole_kind(self) -> list[Finding]:
         """The app's keys, or its clicks on a drawn UI, none of which ever worked: on a still app never a
-        visible change, on a moving one no more changes than chance."""
+        visible change; on an app that moves by itself no more changes than chance. An app seen moving by
+        itself is judged on its moving part alone: before it was seen so (a game whose letters appear slowly
+        looks still at first), a change after an input may have been its own."""
         found = []
-        tried = self.still.keys() | self.moving.keys()
-        keys = [name for name in self.vocabulary.safe_keys if f"key {name}" in tried]
-        records = [self._both(f"key {name}") for name in keys]
-        tries = sum(still.tries + moving.tries for still, moving in records)
-        if (len(keys) >= 2 and len(keys) == len(self.vocabulary.safe_keys) and tries >= self.group_total
-                and all(still.tries + moving.tries >= self.group_tries for still, moving in records)
-                and self._dead(_pooled(s for s, _ in records), moving=False)
-                and self._dead(_pooled(m for _, m in records), moving=True)):
+        records = self.moving or self.still
+        moving = bool(self.moving)
+        keys = self.vocabulary.safe_keys
+        every_key = _pooled(r for name, r in records.items() if name.startswith("key "))
+        tried_all = all(f"key {name}" in self.still or f"key {name}" in self.moving for name in keys)
+        if (len(keys) >= 2 and tried_all and every_key.tries >= self.group_total
+                and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
-                                            f"{tries} times", [r for pair in records for r in pair]))
-        still, moving = self._both("left click")
-        places = len(still.places | moving.places)
-        if (still.tries + moving.tries >= self.group_total and places >= self.group_places
-                and self._dead(still, moving=False) and self._dead(moving, moving=True)):
-            found.append(self._kind_finding(f"clicks had no effect: tried {still.tries + moving.tries} times at "
-                                            f"{places} places", [still, moving]))
+                                            f"{every_key.tries} times", every_key))
+        clicks = records.get("left click")
+        if (clicks is not None and clicks.tries >= self.group_total and len(clicks.places) >= self.group_places
+                and self._dead(clicks, moving=moving)):
+            found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
+                                            f"{len(clicks.places)} places", clicks))
         return found
 
-    def _both(self, name: str) -> tuple[ControlRecord, ControlRecord]:
-        """An input's records on the still app and on the moving one (empty where it was not tried)."""
-        return self.still.get(name, ControlRecord()), self.moving.get(name, ControlRecord())
-
-    def _kind_finding(self, what: str, records: list[ControlRecord]) -> Finding:
-        steps = sorted(s for r in records for s in r.steps)
-        effects = sum(r.effects for r in records)
-        if effects:
+    def _kind_finding(self, what: str, record: ControlRecord) -> Finding:
+        if record.effects:
             base = self.baseline
-            why = (f"changes beyond the app's own motion followed them {effects} times, no more often than it "
-                   f"changed so by itself ({base.effects} of {base.tries} beats watched without input)")
+            why = (f"changes beyond the app's own motion followed them {record.effects} times, no more often than "
+                   f"it changed so by itself ({base.effects} of {base.tries} beats watched without input)")
         else:
             why = "no visible change beyond what the app does by itself and no new code after the first try"
-        return Finding("unresponsive", f"{what}; {why}", step=steps[-1],
-                       details="tried at steps " + ", ".join(map(str, steps)))
+        return Finding("unresponsive", f"{what}; {why}", step=max(record.steps),
+                       details="tried at steps " + ", ".join(map(str, sorted(record.steps))))
 
     def _control(self, step: Step) -> str | None:
         """The input's name when it is one of the app's own keys, its right click, or a click on a drawn UI
@@ -184,9 +177,12 @@ class DeadControls:
 
 
 def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:
-    """Several inputs counted as one."""
+    """Several inputs (or one input's still and moving parts) counted as one."""
     pooled = ControlRecord()
     for record in records:
         pooled.tries += record.tries
         pooled.effects += record.effects
+        pooled.screens |= record.screens
+        pooled.places |= record.places
+        pooled.steps += record.steps
     return pooled

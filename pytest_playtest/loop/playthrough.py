@@ -52,8 +52,10 @@ MAX_LAUNCHES = 20
 DOM_READ_TIMEOUT = 0.5
 #: Seconds between looks at a real-time game while a step's beat runs.
 PLAY_POLL = 0.02
-#: Every this many steps, a moving app is watched for a beat without input (the chance level of effects).
+#: Every this many steps, the app is watched without input: a beat when it moves by itself (the chance level
+#: of effects), GLANCE seconds when it looks still (whether it moves slowly).
 WATCH_EVERY = 5
+GLANCE = 0.25
 #: How far (pixels) from the resting pointer a control's hover or focus drawing may reach.
 POINTER_REACH = 64
 
@@ -167,7 +169,7 @@ class Playthrough:
             self._finish_step(step)
             return False
         self.act(step, frame)
-        if self.oracles.animating and self.stopped_by is None and step.index % WATCH_EVERY == 0:
+        if self.stopped_by is None and step.index % WATCH_EVERY == 0:
             self._watch_without_input()
         return self.stopped_by is None
 
@@ -297,11 +299,13 @@ class Playthrough:
         return frame
 
     def _watch_without_input(self) -> None:
-        """Watch a moving app for a beat without touching it: how often its own motion looks like an effect is
-        what an input's effects are measured against (a game spawns things, turns its ghosts)."""
+        """Watch the app for a while without touching it. An app that moves by itself, slowly too (letters that
+        fall a pixel every tenth of a second look still between two quick inputs), is seen to; and for one
+        known to move, how often its own motion looks like an effect is what its inputs' effects are measured
+        against (a game spawns things, turns its ghosts)."""
         started = time.monotonic()
-        self._watch(self.beat)
-        surprise = self.motion.surprise(started)
+        self._watch(self.beat if self.oracles.animating else GLANCE)
+        surprise = self.motion.surprise(started) if self.oracles.animating else None
         if surprise is not None and self.controls is not None:
             self.controls.observe_baseline(surprise.effect)
 
@@ -331,6 +335,7 @@ class Playthrough:
             if bounded and self.spec.strategy == "goal" and self._judges_goal() and not findings:
                 findings.append(Finding("timeout", f"the goal was not reached within {self.spec.max_steps} steps "
                                                    f"/ {self.spec.timeout:g}s", step=len(self.steps)))
+        self._time(findings)
         status: Status = "error" if error else ("fail" if findings else "pass")
         verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
@@ -340,6 +345,13 @@ class Playthrough:
         if self.spec.record and self.artifacts is not None:
             self._record()
         return RunResult(verdict, self.steps)
+
+    def _time(self, findings: list[Finding]) -> None:
+        """When each finding was made: the end of its step (0 for what the untouched app showed)."""
+        for finding in findings:
+            if finding.seconds is None and finding.step is not None and finding.step <= len(self.steps):
+                done = self.steps[finding.step - 1] if finding.step else None
+                finding.seconds = round(done.started + done.duration, 2) if done is not None else 0.0
 
     def close(self) -> None:
         if self.frames:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..actions import Action
+from ..geometry import Box
 
 #: how fast an input's energy decays with each try in a row that found nothing new
 FRUITLESS_DECAY = 0.8
@@ -50,6 +51,8 @@ class Candidate:
     repeatable: bool = True
     #: what it is to a person (a button's caption), for the step's note
     label: str = ""
+    #: the thing it clicks (a widget's box), when it clicks one
+    box: Box | None = None
 
     @property
     def kind(self) -> str:

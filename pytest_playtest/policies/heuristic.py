@@ -28,6 +28,7 @@ from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
 from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
+from .pairs import Faces
 from .player import Player
 
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
@@ -36,6 +37,11 @@ LOSS = re.compile(r"game\s*over|you\s*lose|you\s*lost|try\s*again|crashed|press 
 NUMBER = re.compile(r"(?:score|points?|pts)\D{0,3}(\d+)", re.I)
 SAME_SCREEN = 6  # hamming distance below which two perceptual hashes are one screen
 WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (labels change)
+WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again at most this often (seconds)
+KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
+MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
+MANY_CHARACTER_KEYS = 10  # an app taking this many letter or digit keys is played by typing what it shows
+TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
 #: repeats of an effective input (walk to the edge); an animating app changes anyway, so fewer there
 DEPTH, ANIMATED_DEPTH = 12, 5
@@ -114,11 +120,13 @@ class Memory:
     stats: dict[str, InputStats] = field(default_factory=dict)
     tried_on: dict[int, set[str]] = field(default_factory=dict)  # screen index → the inputs tried there
     kind_tries: Counter[str] = field(default_factory=Counter)  # attempts per Candidate.kind
+    kind_stats: dict[str, InputStats] = field(default_factory=dict)  # what each kind of input did, pooled
     known: dict[str, Candidate] = field(default_factory=dict)  # the latest candidate of each name
     walked: set[str] = field(default_factory=set)  # inputs repeated to their edge once already
     sequences: Sequences = field(default_factory=Sequences)
     seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
-    disruptive: set[str] = field(default_factory=set)  # inputs that blanked the window (undone, not used again)
+    disruptive: set[str] = field(default_factory=set)  # inputs that blanked or paused the app (undone, not again)
+    log: list[tuple[str, bool, str]] = field(default_factory=list)  # every attempt: name, effect, kind
 
     def effective(self) -> list[str]:
         """The inputs that had an effect somewhere, sorted (the same seed draws the same ones)."""
@@ -163,6 +171,14 @@ class HeuristicPolicy(Policy):
         self.quit_tried = False
         self.showed = False  # whether the last look showed a picture (not one colour)
         self.player: Player | None = None  # goal play on a real-time game: the avatar and what moves it
+        #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then
+        self.toggled: tuple[str, int] | None = None
+        self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
+        self.paired: set[tuple[str, str]] = set()
+        #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
+        self.latest_widgets: tuple[float, list[Widget]] = (-WIDGET_PERIOD, [])
+        #: in an app taking many character keys: when its screen was last read, and the characters it showed
+        self.characters: tuple[float, set[str]] = (-WIDGET_PERIOD, set())
 
     # -- what the loop tells ------------------------------------------------------------------------------
     def record(self, step: Step) -> None:
@@ -189,6 +205,8 @@ class HeuristicPolicy(Policy):
             self.now = Underway()
             if self.player is not None:
                 self.player.forget()
+            self.faces.forget()
+            self.paired.clear()
             return
         history = observation.history
         if history and history[-1].after_hash:
@@ -197,7 +215,7 @@ class HeuristicPolicy(Policy):
     # -- decisions ----------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         self._notice(observation)
-        undo = self._undo_blanking(observation)
+        undo = self._undo_blanking(observation) or self._undo_mode()
         if undo is not None:
             return undo
         if self.context.strategy == "goal":
@@ -219,6 +237,32 @@ class HeuristicPolicy(Policy):
         self.memory.disruptive.add(name)
         return Decision(last.action, note=f"undo {name}: it blanked the window")
 
+    def _undo_mode(self) -> Decision | None:
+        """In a game, a key after which nothing else works any more (a pause, a menu over it) is pressed again;
+        when inputs work again it was a toggle: tried now, and not used again (a paused game tests nothing).
+        A key before a game over is pressed once more to no effect, and stays in use."""
+        log = self.memory.log
+        if self.toggled is not None:
+            name, since = self.toggled
+            after = log[since:]
+            if any(effect for _, effect, _ in after):
+                self.memory.disruptive.add(name)
+                self.toggled = None
+            elif len(after) >= MODE_PROBE:
+                self.toggled = None
+            return None
+        keyed = [i for i, (_, effect, kind) in enumerate(log) if effect and kind in ("press", "hotkey")]
+        if not keyed or not self.animating:  # (in a still app a key may lead to a screen where little works)
+            return None
+        last = keyed[-1]
+        name, _, _ = log[last]
+        after, before = log[last + 1:], log[max(0, last - MODE_PROBE):last]
+        if (len(after) == MODE_PROBE and not any(effect for _, effect, _ in after)
+                and sum(effect for _, effect, _ in before) >= 2 and name in self.memory.known):
+            self.toggled = (name, len(log))
+            return Decision(self.memory.known[name].actions[0], note=f"undo {name}?: nothing worked after it")
+        return None
+
     def _explore(self, observation: Observation) -> Decision:
         now = self.now
         if now.pending:
@@ -231,8 +275,12 @@ class HeuristicPolicy(Policy):
         opened = _popped_up(observation)
         appeared = [c for c in candidates if opened and c.kind == "click" and c.name not in now.offered]
         now.offered = {c.name for c in candidates}
+        self.faces.see(observation.frame)
         steered = self._steer(observation, candidates)
-        candidate, why = steered or self._choose(observation, screen, candidates, appeared)
+        candidate, why = steered or self._pair(observation, candidates) or self._choose(
+            observation, screen, candidates, appeared)
+        if candidate.box is not None and len(candidate.actions) == 1:
+            self.faces.clicked(candidate.name, candidate.box, observation.frame)
         now.attempt = Attempt(candidate, observation.frame_hash, screen.index)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
@@ -259,6 +307,20 @@ class HeuristicPolicy(Policy):
             return Candidate("wait", (Action.wait(self.context.beat or HOLD_SECONDS),), rank=3), "let the avatar drift"
         return by_name[chosen], "keep the avatar in play"
 
+    def _pair(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
+        """Two things that showed the same face and are hidden again, turned one after the other (each pair
+        once: a pair that did not stay uncovered only looked alike)."""
+        found = self.faces.pair(observation.frame)
+        if found is None or found in self.paired:
+            return None
+        by_name = {c.name: c for c in candidates}
+        if not all(name in by_name for name in found):
+            return None
+        self.paired.add(found)
+        first, second = (by_name[name] for name in found)
+        return Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=0,
+                         repeatable=False, label=f"{first.label} and {second.label}"), "a pair seen before"
+
     def _emit(self, action: Action, note: str) -> Decision:
         self.now.expected = action
         return Decision(action, note=note)
@@ -272,7 +334,7 @@ class HeuristicPolicy(Policy):
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
-        fresh = [c for c in candidates if c.name not in self.memory.stats]
+        fresh = [c for c in candidates if c.name not in self.memory.stats and not self._kind_known(c)]
         # breadth before depth: the app's own controls and keys are all tried once before one is repeated
         # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
         own = [c for c in fresh if c.rank <= 1]
@@ -281,6 +343,9 @@ class HeuristicPolicy(Policy):
         now.streak = None
         if own:
             return self._fresh(own), "new input"
+        shown = self._keys_shown(observation, candidates)
+        if shown and self.rng.random() < TYPE_SHOWN:
+            return self.rng.choice(shown), "a key the screen shows"
         quit_input = self._quit_late(observation, screen)
         if quit_input is not None:
             return quit_input, "quit once, late"
@@ -301,11 +366,32 @@ class HeuristicPolicy(Policy):
             return best
         return self.rng.choice([c for c in fresh if (c.kind, c.rank) == (best.kind, best.rank)])
 
+    def _keys_shown(self, observation: Observation, candidates: list[Candidate]) -> list[Candidate]:
+        """In an app that takes many letter or digit keys (a typing game, a word puzzle), the ones whose
+        characters the screen shows, as a person types what they read (the screen is read every
+        WIDGET_PERIOD: reading costs an OCR pass)."""
+        keys = [c for c in candidates if c.kind == "press" and len(c.actions[0].key or "") == 1]
+        if len(keys) < MANY_CHARACTER_KEYS:
+            return []
+        if observation.elapsed - self.characters[0] >= WIDGET_PERIOD:
+            read = {ch.lower() for box in observation.text_boxes() for word in box.text.split() if len(word) == 1
+                    for ch in word}
+            self.characters = (observation.elapsed, read)
+        return [c for c in keys if (c.actions[0].key or "").lower() in self.characters[1]]
+
+    def _kind_known(self, candidate: Candidate) -> bool:
+        """In a game that moves by itself, a click or pointer move on what is drawn lands somewhere new each
+        time: after a few tries of its kind it is one input of that kind, weighed by what the kind did, not a
+        new input at every place (a person does not click each asteroid to learn clicks do nothing)."""
+        return (self.animating and candidate.rank >= 2 and candidate.kind != "press"
+                and self.memory.kind_tries[candidate.kind] >= KIND_BREADTH)
+
     def _weight(self, candidate: Candidate, state: str, screen: ScreenMemory) -> float:
         """Energy, lowered where the input did nothing, raised on a screen where it was never tried."""
         here = 1.0 if candidate.name in self.memory.tried_on.get(screen.index, ()) else NOT_TRIED_HERE
         rank = RANK_WEIGHT[min(candidate.rank, len(RANK_WEIGHT) - 1)]
-        return self.memory.stats[candidate.name].weight(state) * here * rank
+        stats = self.memory.stats.get(candidate.name) or self.memory.kind_stats[candidate.kind]
+        return stats.weight(state) * here * rank
 
     def _start_replay(self) -> Replay | None:
         names = self.memory.sequences.pick(self.rng, self.memory.effective())
@@ -330,7 +416,10 @@ class HeuristicPolicy(Policy):
         # under coverage new code is the reward; without it, a picture never seen before
         gain = float(attempt.lines) if self.context.coverage else float(attempt.novel)
         memory.stats.setdefault(name, InputStats()).update(effect=effect, gain=gain, state=attempt.state)
+        memory.kind_stats.setdefault(attempt.candidate.kind, InputStats()).update(effect=effect, gain=gain,
+                                                                                  state=attempt.state)
         memory.tried_on.setdefault(attempt.screen, set()).add(name)
+        memory.log.append((name, effect, attempt.candidate.kind))
         memory.kind_tries[attempt.candidate.kind] += 1
         now.finished = name
         now.recent = [*now.recent, name][-3:]
@@ -377,7 +466,15 @@ class HeuristicPolicy(Policy):
         stats = self.memory.stats.get(self.now.finished or "")
         if new and stats is not None:
             stats.credit(NEW_SCREEN_GAIN)  # new screens bring new widgets
-        if self.inputs.uses_widgets and (new or screen.visits % WIDGET_REFRESH == 1 or self._big_change(observation)):
+        if not self.inputs.uses_widgets:
+            return screen
+        if self.animating:
+            # every frame of a game that moves by itself is another screen: what was found lately stands for
+            # all of them, looked for again every WIDGET_PERIOD (finding them costs an OCR pass)
+            if observation.elapsed - self.latest_widgets[0] >= WIDGET_PERIOD:
+                self.latest_widgets = (observation.elapsed, observation.widgets())
+            screen.widgets = self.latest_widgets[1]
+        elif new or screen.visits % WIDGET_REFRESH == 1 or self._big_change(observation):
             screen.widgets = observation.widgets()
         return screen
 

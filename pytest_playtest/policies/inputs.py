@@ -22,6 +22,8 @@ from .vocabulary import Vocabulary, split_hotkey
 
 GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
+FORM_TEXT = ("hello", "12")  # what a whole form is filled in with (words, then numbers)
+MAX_FORM_BUTTONS = 3  # the app's own buttons a filled-in form is sent with
 CLEAR_FIELD = (Action.press("end"), Action.press("backspace", 40))
 CLICKABLE = ("button", "field", "shape")
 MOVEMENT_KEYS = frozenset({"left", "right", "up", "down", "w", "a", "s", "d", "h", "j", "k", "l"})
@@ -29,6 +31,7 @@ HOLD_SECONDS = 0.6  # movement keys are also held: games that poll the keyboard 
 #: where to probe with the pointer when vision finds few widgets (fractions of the window)
 PROBE_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 FEW_WIDGETS = 3
+GRID = 4  # a drawn UI is clicked all over, at the centres of a GRID x GRID grid
 MAX_OPTIONS = 8  # of a list to choose from, the first this many are tried
 NEAR = 8  # pixels: a widget boxed a little differently on another screen is the same place
 
@@ -72,7 +75,7 @@ class InputCatalog:
                     *(key_candidate(key, 1) for key in GAME_KEYS)]
         found = self._widget_clicks(widgets) + self._choices(widgets)
         if v.typing:
-            found += self._fields(widgets, enter="enter" in v.keys)
+            found += self._fields(widgets, enter="enter" in v.keys) + self._forms(widgets, found)
         found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
         found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=3, repeatable=False)
                   for key in v.safe_keys if key in MOVEMENT_KEYS]
@@ -130,6 +133,21 @@ class InputCatalog:
                                        rank=0, repeatable=False, label=option))
         return found
 
+    def _forms(self, widgets: list[Widget], clicks: list[Candidate]) -> list[Candidate]:
+        """A form filled in as a person fills it: every field of the screen, then one of the app's own buttons
+        (a form whose fields are required is never sent one field at a time)."""
+        fields = [w for w in widgets if w.kind == "field"]
+        buttons = [c for c in clicks if c.rank == 0 and c.kind == "click" and len(c.actions) == 1]
+        if len(fields) < 2 or not buttons:
+            return []
+        found = []
+        for button in buttons[:MAX_FORM_BUTTONS]:
+            for text in FORM_TEXT:
+                typing = [a for w in fields for a in (Action.click(*w.center), *CLEAR_FIELD, Action.type_text(text))]
+                found.append(Candidate(f"form:{button.name}:{text}", (*typing, *button.actions), rank=0,
+                                       repeatable=False, label=f"fill in the form, then {button.label}"))
+        return found
+
     def _fields(self, widgets: list[Widget], *, enter: bool) -> list[Candidate]:
         """Click a field, type into it (or empty it), and press Enter when the app handles it."""
         found = []
@@ -144,12 +162,17 @@ class InputCatalog:
 
     def _pointer_probes(self, widgets: list[Widget], size: tuple[int, int], v: Vocabulary) -> list[Candidate]:
         """Right clicks, pointer moves, drags and the wheel where the code handles them; clicks at fixed points
-        when vision finds few widgets (a board drawn without outlines)."""
+        when vision finds few widgets (a board drawn without outlines), and all over a drawn UI (the code
+        handles clicks but labels no control: where a click counts is the code's to decide)."""
         width, height = size
         points = [(int(fx * width), int(fy * height)) for fx, fy in PROBE_POINTS]
         targets = [w.center for w in widgets if w.kind in CLICKABLE] + points
         found = []
-        if "left" in v.buttons and sum(w.kind in CLICKABLE for w in widgets) < FEW_WIDGETS:
+        if "left" in v.buttons and not v.texts:
+            grid = [(int((col + 0.5) * width / GRID), int((row + 0.5) * height / GRID))
+                    for row in range(GRID) for col in range(GRID)]
+            found += [self._point("click", Action.click(x, y), 2) for x, y in grid]
+        elif "left" in v.buttons and sum(w.kind in CLICKABLE for w in widgets) < FEW_WIDGETS:
             found += [self._point("click", Action.click(x, y), 2) for x, y in points]
         if "right" in v.buttons:
             found += [self._point("right", Action.right_click(x, y), 2) for x, y in targets]
@@ -172,7 +195,7 @@ class InputCatalog:
     def _click(self, widget: Widget, rank: int) -> Candidate:
         x, y = widget.center
         return Candidate(f"click@{self.places.name(x, y)}", (Action.click(x, y),), rank=rank,
-                         label=widget.text or widget.kind)
+                         label=widget.text or widget.kind, box=widget.box)
 
 
 def key_candidate(key: str, rank: int) -> Candidate:

@@ -225,8 +225,9 @@ class Browser(App):
         return True
 
     # -- the page ---------------------------------------------------------------------------------------
-    def evaluate(self, expression: str, *, timeout: float = 5.0) -> Any:
-        """The value of a JavaScript expression in the page (awaited when it is a promise).
+    def evaluate(self, expression: str, *, timeout: float = 5.0, console: bool = False) -> Any:
+        """The value of a JavaScript expression in the page (awaited when it is a promise); with ``console``,
+        the DevTools console's functions are at hand (``getEventListeners(element)``).
 
         Raises DevToolsTimeout when the page does not answer in time (its main thread is busy), AppError
         when the page is gone or the expression threw.
@@ -235,8 +236,8 @@ class Browser(App):
             raise AppError("the browser has not been started")
         try:
             result = self.devtools.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                                             "awaitPromise": True}, session=self.session,
-                                        timeout=timeout)
+                                                             "awaitPromise": True, "includeCommandLineAPI": console},
+                                        session=self.session, timeout=timeout)
         except DevToolsTimeout:
             raise
         except DevToolsError as exc:

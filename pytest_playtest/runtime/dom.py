@@ -52,14 +52,21 @@ const canvas = [...document.querySelectorAll("canvas")].some(visible);
 return {text: document.body ? document.body.innerText : "", facts: QUERIES.map(fact), canvas};
 """
 
-#: What counts as clickable: controls, links within the app, ARIA buttons, inline handlers, and what shows a
-#: hand cursor.
+#: What counts as clickable: controls, links within the app, ARIA buttons, inline handlers, elements a script
+#: listens to for clicks (the DevTools console's getEventListeners), and what shows a hand cursor.
 _CLICKABLES = _FIND + """
 const controls = "button, a[href], input:not([type=hidden]), select, textarea, summary, label[for], " +
   "[onclick], [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], canvas";
 const seen = new Set(document.querySelectorAll(controls));
+const pressed = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"];
+const listens = (el) => typeof getEventListeners === "function"
+  && pressed.some((type) => (getEventListeners(el)[type] || []).length > 0);
+const container = (el) => {  // a listener on a wrapper around the page is delegation, not a control
+  const box = el.getBoundingClientRect();
+  return box.width * box.height > 0.5 * innerWidth * innerHeight;
+};
 for (const el of document.body ? document.body.querySelectorAll("*") : []) {
-  if (el.onclick || getComputedStyle(el).cursor === "pointer") seen.add(el);
+  if ((el.onclick || getComputedStyle(el).cursor === "pointer" || listens(el)) && !container(el)) seen.add(el);
 }
 const out = [];
 for (const el of seen) {
@@ -130,6 +137,6 @@ def read(browser: Browser, queries: Sequence[Query], *, timeout: float) -> DomSt
 
 def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
-    found = browser.evaluate(_script(_CLICKABLES), timeout=timeout)
+    found = browser.evaluate(_script(_CLICKABLES), timeout=timeout, console=True)
     return [Clickable(Box(item["x"], item["y"], item["w"], item["h"]), item["kind"], item["text"],
                       tuple(item.get("options", ()))) for item in found]

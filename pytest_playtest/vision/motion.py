@@ -4,11 +4,11 @@ explain.
 A real-time game changes every frame, so "the window changed" says nothing about an input there. A person
 judges an input by whether the game went on differently: the snake turned, the paddle moved, a shot appeared,
 the letter vanished. ``MotionWatch`` follows the app's ticks (frames that differ from the one before) and
-predicts each tick's changes from the one before it: every place that changed (a blob of changed pixels) keeps
-moving the way it moved between the two ticks before (its nearest blob there, by centroid). What a tick
-changes beyond that prediction is *surprise*. An input had an effect when the ticks right after it hold more
-surprise than the app makes on its own: more than the ticks right before the input did, and more than a floor
-that one small sprite's worth of pixels clears.
+predicts each tick from the ones before it: every place that changed (a blob of changed pixels) keeps moving
+the way it moved between the two ticks before (its nearest blob there, by centroid), and the next frame is
+drawn so. What a tick changes where it differs from that prediction is *surprise*. An input had an effect
+when the ticks right after it hold more surprise than the app makes on its own: more than the ticks right
+before the input did, and more than a floor that one small sprite's worth of pixels clears.
 
 Frames are RGB arrays in window coordinates; large windows are looked at every second pixel.
 """
@@ -31,7 +31,7 @@ JOIN = 3
 MIN_BLOB = 4
 #: How far (pixels, after scaling) a blob may move in one tick and still be the same thing.
 MAX_STEP = 48
-#: The predicted changes are widened by this many pixels: a thing that moved 5 px then 6 px is not news.
+#: A moved thing's box is widened by this many pixels beyond how far it moved when it is moved on.
 SLACK = 2
 #: Windows wider than this are looked at every second pixel.
 FULL_WIDTH = 640
@@ -166,31 +166,59 @@ def _blobs(mask: np.ndarray) -> list[Blob]:
     return found
 
 
-def _predicted(previous: np.ndarray, current: np.ndarray) -> np.ndarray:
-    """Where the next tick should change: each blob of ``current`` where it is, and moved on as it moved since
-    its nearest blob of ``previous``."""
-    olds = _blobs(previous)
-    predicted = current.copy()
-    height, width = current.shape
-    for blob in _blobs(current):
+def _moved_on(frame: np.ndarray, earlier: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """The next frame as the app's own motion would draw it: each thing that moved at the ``last`` change
+    (a blob of it) moved on as far again (as far as since its nearest blob of the ``earlier`` change)."""
+    predicted = frame.copy()
+    height, width = frame.shape[:2]
+    olds = _blobs(earlier)
+    for blob in _blobs(last):
         near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
         if near is None or _distance(near.centre, blob.centre) > MAX_STEP:
             continue
-        dx = round(blob.centre[0] - near.centre[0])
-        dy = round(blob.centre[1] - near.centre[1])
-        ys, xs = np.nonzero(blob.labels)
-        ys, xs = ys + dy, xs + dx
-        inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
-        predicted[ys[inside], xs[inside]] = True
-    return cv2.dilate(predicted.astype(np.uint8), np.ones((2 * SLACK + 1, 2 * SLACK + 1), np.uint8)) > 0
+        dx, dy = round(blob.centre[0] - near.centre[0]), round(blob.centre[1] - near.centre[1])
+        if not dx and not dy:
+            continue
+        x, y, w, h = cv2.boundingRect(blob.labels.astype(np.uint8))
+        reach = max(abs(dx), abs(dy)) + SLACK
+        x0, y0 = max(x - reach, 0, dx), max(y - reach, 0, dy)
+        x1, y1 = min(x + w + reach, width, width + dx), min(y + h + reach, height, height + dy)
+        if x1 > x0 and y1 > y0:
+            predicted[y0:y1, x0:x1] = frame[y0 - dy : y1 - dy, x0 - dx : x1 - dx]
+    return predicted
+
+
+def _unlike(predicted: np.ndarray, frame: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Where ``frame`` differs from ``predicted`` (within the box of ``where``), a pixel's neighbours counting
+    as its place: a thing predicted one pixel off is predicted."""
+    unlike = np.zeros(where.shape, bool)
+    if not where.any():
+        return unlike
+    x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
+    height, width = where.shape
+    x0, y0, x1, y1 = max(x - 1, 1), max(y - 1, 1), min(x + w + 1, width - 1), min(y + h + 1, height - 1)
+    if x1 <= x0 or y1 <= y0:
+        return unlike
+    target = frame[y0:y1, x0:x1].astype(np.int16)
+    least = None
+    for sy in (-1, 0, 1):
+        for sx in (-1, 0, 1):
+            shifted = predicted[y0 + sy : y1 + sy, x0 + sx : x1 + sx].astype(np.int16)
+            difference = np.abs(target - shifted).max(axis=2)
+            least = difference if least is None else np.minimum(least, difference)
+    assert least is not None
+    unlike[y0:y1, x0:x1] = least > CHANGE_LEVEL
+    return unlike
 
 
 def _tick_surprise(frames: list[np.ndarray], index: int) -> tuple[int, np.ndarray]:
-    """The pixels tick ``index`` changed that the two ticks before it do not predict (and where)."""
+    """The pixels tick ``index`` changed that differ from what the app's own motion over the two ticks
+    before it predicts (and where): a turn, a jump, a shot fired, a letter gone."""
     earlier = _changes(frames[index - 3], frames[index - 2])
     last = _changes(frames[index - 2], frames[index - 1])
     now = _changes(frames[index - 1], frames[index])
-    unexplained = now & ~_predicted(earlier, last)
+    predicted = _moved_on(frames[index - 1], earlier, last)
+    unexplained = now & _unlike(predicted, frames[index], now)
     return int(unexplained.sum()), unexplained
 
 
