@@ -84,7 +84,7 @@ class ScenarioFileNode(pytest.File):
             scenario = ScenarioFile(self.path, problems=[exc])
         if not scenario.problems:
             self._check_arguments(scenario)
-        for number, problem in enumerate(scenario.problems, start=1):
+        for number, problem in enumerate([*scenario.problems, *scenario.strays], start=1):
             yield MalformedItem.from_parent(self, name=f"line {problem.line} ({number})", problem=problem)
         for functionality in scenario.functionalities:
             if functionality.problem is None and not scenario.problems:

@@ -236,8 +236,20 @@ def parse_expectation(text: str) -> Checks:
     """The quoted texts (checked on the window's text) and backtick rules (checked on the DOM) it names."""
     text = text.replace("\u201c", '"').replace("\u201d", '"')
     texts = tuple(t for t in (q.strip().rstrip(_QUOTE_PUNCTUATION).strip() for q in re.findall(_QUOTED, text)) if t)
-    rules = tuple(r.strip() for r in re.findall(r"`([^`]+)`", text) if r.strip())
+    rules = tuple(span.strip() for span in re.findall(r"`([^`]+)`", text) if is_rule(span))
     return Checks(texts, rules)
+
+
+#: What makes a code span a rule: a comparison or rule word outside its quoted values, or an id selector first.
+_RULE_WORDS = re.compile(r"==|!=|>=|<=|>|<|\b(?:contains|icontains|startswith|endswith|visible|exists)\b", re.I)
+
+
+def is_rule(span: str) -> bool:
+    """Whether a code span in an Expectation is a DOM rule (`#total == '3'`, `#menu visible`) rather than a
+    name in prose (`.txt`, `save()`): it compares or tests an element, or starts with an ``#id``."""
+    span = span.strip()
+    unquoted = re.sub(r"'[^']*'|\"[^\"]*\"", "''", span)
+    return bool(span) and (span.startswith("#") or _RULE_WORDS.search(unquoted) is not None)
 
 
 def squash(text: str) -> str:

@@ -61,8 +61,9 @@ class Functionality:
 class ScenarioFile:
     """A parsed scenario file: the run arguments from its front matter (or the app mapping) and its items.
 
-    ``problems`` are file-level faults (bad front matter, a Step outside any Functionality): each becomes
-    one failing item, and the Functionalities that parsed still run.
+    ``problems`` are faults of the whole file (bad front matter, no app, no Functionality): each becomes one
+    failing item and nothing of the file runs. ``strays`` are Steps or Expectations outside any Functionality:
+    each stretch of them is one failing item, and the Functionalities still run.
     """
 
     path: Path
@@ -71,6 +72,7 @@ class ScenarioFile:
     tester: str = "llm"
     functionalities: list[Functionality] = field(default_factory=list)
     problems: list[ScenarioError] = field(default_factory=list)
+    strays: list[ScenarioError] = field(default_factory=list)
 
 
 @dataclass
