@@ -70,6 +70,11 @@ class ScenarioFile:
     arguments: dict[str, Any] = field(default_factory=dict)
     #: the policy that performs steps outside the grammar and judges free-form expectations
     tester: str = "llm"
+    #: front matter ``login``: the credentials the login and registration steps type (username, password, email)
+    login: dict[str, str] | None = None
+    #: front matter ``cases``: True for "independent" (a case after one that did not pass starts from a fresh
+    #: launch), False for "sequential" (it is skipped), None when the file does not say
+    independent: bool | None = None
     functionalities: list[Functionality] = field(default_factory=list)
     problems: list[ScenarioError] = field(default_factory=list)
     strays: list[ScenarioError] = field(default_factory=list)

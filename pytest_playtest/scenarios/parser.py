@@ -32,8 +32,11 @@ from .. import rules
 from .grammar import parse_expectation
 from .model import Case, Functionality, ScenarioError, ScenarioFile, StepText
 
-#: The front matter keys: the playtest arguments a scenario may set, and ``policy`` (its tester).
-FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox")
+#: The front matter keys: the playtest arguments a scenario may set, ``policy`` (its tester), ``login`` (the
+#: credentials of its login steps) and ``cases`` (whether they depend on each other).
+FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox", "login", "cases")
+LOGIN_KEYS = ("username", "password", "email")
+CASES = ("sequential", "independent")
 FENCE = "---"
 
 _HEADING = re.compile(r"^\s*#{1,6}(?:\s|\*|$)")
@@ -112,6 +115,18 @@ def _front_matter(scenario: ScenarioFile, lines: list[str]) -> int:
                 scenario.problems.append(ScenarioError(path, line, f"policy must be a policy name, got {value!r}"))
             else:
                 scenario.tester = value.strip()
+        elif key == "login":
+            problem = login_problem(value)
+            if problem:
+                scenario.problems.append(ScenarioError(path, line, f"login: {problem}"))
+            else:
+                scenario.login = {k: str(v) for k, v in value.items()}
+        elif key == "cases":
+            if value not in CASES:
+                scenario.problems.append(ScenarioError(path, line, f"cases must be one of {', '.join(CASES)}, "
+                                                                   f"got {value!r}"))
+            else:
+                scenario.independent = value == "independent"
         else:
             scenario.arguments[key] = value
     return end + 1
@@ -131,6 +146,17 @@ def functionality_name(line: str) -> str | None:
 
 def _unbold(text: str) -> str:
     return text.strip().strip("*_").strip()
+
+
+def login_problem(value: Any) -> str | None:
+    """What is wrong with credentials for the login steps ({username, password[, email]}), or None."""
+    if not isinstance(value, dict):
+        return f"must be a mapping of {', '.join(LOGIN_KEYS)}, got {value!r}"
+    unknown = [key for key in value if key not in LOGIN_KEYS]
+    if unknown:
+        return f"unknown key {unknown[0]!r}; known: {', '.join(LOGIN_KEYS)}"
+    missing = [key for key in LOGIN_KEYS[:2] if not isinstance(value.get(key), str | int) or not str(value[key])]
+    return f"{missing[0]} is missing" if missing else None
 
 
 class _Body:
