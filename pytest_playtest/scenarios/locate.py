@@ -46,17 +46,17 @@ def find_label(observation: Observation, label: str, *, field: bool) -> Point | 
 
 def find_named(observation: Observation, label: str) -> Point | None:
     """Where the control named in prose is ("the logout button": "Log out", "Logout", "Sign out"): a button
-    showing it, else a line of text that is it, else one that holds it as whole words."""
+    showing it (or holding it as whole words: "Back to Home"), else a line of text that is it (a drawn tab or
+    menu entry); never the word inside a sentence, which is no control."""
     candidates: list[tuple[int, int, int, Point]] = []
     for widget in observation.widgets():
         rank = match_rank(label, widget.text) if widget.kind == "button" else None
         if rank is not None:
             candidates.append((rank, 0, len(widget.text), widget.center))
     for text_box in observation.text_boxes():
-        rank = match_rank(label, text_box.text)
-        if rank is not None:
-            candidates.append((rank, 1, len(text_box.text), _named_part(text_box.box, text_box.text, label).center))
-    return min(candidates)[3] if candidates else None
+        if match_rank(label, text_box.text) == 0:
+            candidates.append((0, 1, len(text_box.text), text_box.box.center))
+    return min(candidates, key=lambda found: found[:3])[3] if candidates else None
 
 
 def find_named_field(observation: Observation, label: str) -> Point | None:
@@ -66,9 +66,10 @@ def find_named_field(observation: Observation, label: str) -> Point | None:
     for widget in widgets:
         if widget.kind == "field" and widget.text and match_rank(label, widget.text) == 0:
             return widget.center
-    named = sorted((rank, len(b.text), b) for b in observation.text_boxes()
-                   if (rank := match_rank(label, b.text)) is not None and len(tokens(b.text)) <= 6)
-    for _, _, text_box in named:
+    named = sorted(((rank, b) for b in observation.text_boxes()
+                    if (rank := match_rank(label, b.text)) is not None and len(tokens(b.text)) <= 6),
+                   key=lambda found: (found[0], len(found[1].text)))
+    for _, text_box in named:
         found = _field_at(widgets, _named_part(text_box.box, text_box.text, label))
         if found is not None:
             return found.center
@@ -126,8 +127,8 @@ def start_input(observation: Observation, restart: bool, vocabulary: Vocabulary 
     for label in labels:
         if find_label(observation, label, field=False) is not None:
             return ("click", label)
-    if not labels and find_named(observation, word) is not None:
-        return ("click", word)
+    if not labels and any(w.kind == "button" and match_rank(word, w.text) is not None for w in observation.widgets()):
+        return ("click", word)  # a control of its own, not the word in a line of text ("Press R to restart")
     hints = sorted(_HINT.finditer(observation.text()),
                    key=lambda hint: restart != (" ".join(hint.group("what").lower().split()) in _RESTART_HINTS))
     for hint in hints:

@@ -108,3 +108,73 @@ def test_a_number_that_increases_on_the_dom(pytester: pytest.Pytester) -> None:
     adding = [(s["caption"], s["action"]["kind"]) for s in steps(pytester.path, "Adding")]
     assert adding[:4] == [('c1 click "Add" 1/3', "click"), ('c1 click "Add" 2/3', "click"),
                           ('c1 click "Add" 3/3', "click"), ("c1 ✓ count increases by 3", "wait")]
+
+
+ACCOUNTS = REPO / "fixtures" / "web" / "accounts"
+
+ACCOUNTS_SCENARIO = """---
+app: login.html
+timeout: 60
+login: {username: alice, password: wonderland}
+---
+#### 1. User Login
+- **Step**: Enter a valid username and password.
+  **Expectation**: The user is logged in and redirected to the Dashboard Page.
+
+#### 2. Navigate to Registration Page
+- **Step**: Click on the "Register here" link on the Login Page.
+  **Expectation**: The Registration Page is displayed with fields for username and password.
+
+#### 3. User Logout
+- **Step**: Log in successfully and navigate to the Profile Page.
+- **Step**: Click the logout button.
+  **Expectation**: The user is logged out and redirected to the Login Page.
+"""
+
+
+def test_logging_in_going_to_pages_and_logging_out_with_the_files_credentials(pytester: pytest.Pytester) -> None:
+    for page in ACCOUNTS.iterdir():
+        pytester.path.joinpath(page.name).write_text(page.read_text())
+    pytester.path.joinpath("accounts.playtest.md").write_text(ACCOUNTS_SCENARIO)
+
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs", "--playtest-record")
+
+    # each case is performed and confirmed on the page itself: its title names it, its fields are found by
+    # their labels, the logout control is there after logging in and the password field after logging out
+    result.assert_outcomes(passed=3)
+    logout = [(s["caption"], s["action"]["kind"]) for s in steps(pytester.path, "User_Logout")]
+    assert [caption for caption, kind in logout if kind not in ("wait", "finish")] == [
+        'c1 click "username"', "c1 type 'alice'", 'c1 click "password"', "c1 type 'wonderland'",
+        'c1 click "login"', 'c1 click "Profile"', 'c1 click "logout"']
+    assert logout[-2][0] == "c1 ✓ the Login page is shown, the user is logged out"
+
+
+ROUND_SCENARIO = """---
+app: round.py
+timeout: 40
+---
+#### Functionalities 1. Ending and restarting a round
+- **Step**: Start the game and press the up arrow key 3 times.
+  **Expectation**: The score becomes 3.
+
+- **Step**: Press x.
+  **Expectation**: The game ends.
+
+- **Step**: Restart the game.
+  **Expectation**: The score resets to zero.
+"""
+
+
+def test_a_game_is_restarted_with_the_key_its_window_names(pytester: pytest.Pytester) -> None:
+    pytester.path.joinpath("round.py").write_text((APPS / "tk_round.py").read_text())
+    pytester.path.joinpath("round.playtest.md").write_text(ROUND_SCENARIO)
+
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-record")
+
+    # "start the game" needs nothing on a freshly launched game; "the game ends" is seen as GAME OVER;
+    # "restart the game" presses R, the key the window names and the app binds, and the score is 0 again
+    result.assert_outcomes(passed=1)
+    played = [(s["caption"], s["action"]["kind"]) for s in steps(pytester.path, "Ending_and_restarting")]
+    assert ("c3 press r", "press") in played
+    assert [c for c, _ in played if "✓" in c] == ["c1 ✓ score becomes 3", "c2 ✓ the game is over",
+                                                  "c3 ✓ score becomes 0"]
