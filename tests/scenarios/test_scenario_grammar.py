@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from pytest_playtest.actions import Action
@@ -157,3 +160,22 @@ def test_expectations_name_quoted_texts_and_backtick_rules() -> None:
 def test_a_code_span_is_a_rule_only_when_it_compares_or_tests_an_element() -> None:
     checks = parse_expectation("The user is saved in the `.txt` file; `#count == '2'` and `#menu visible`, `save()`.")
     assert checks.rules == ("#count == '2'", "#menu visible")
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
+
+
+def grammar_table_examples() -> list[str]:
+    """The examples of the step grammar's table in docs/scenarios.md (its second column, in backticks)."""
+    text = DOCS.read_text(encoding="utf-8")
+    table = text[text.index("## The step grammar (offline)"):text.index("A step the grammar cannot perform")]
+    rows = [line.split(" | ")[1] for line in table.splitlines() if line.startswith("| ") and " | " in line]
+    examples = [example for row in rows[1:] for example in re.findall(r"`([^`]+)`", row)]
+    # fragments ("… on the Login Page"), templates ("[at 200, 150]") and a code step's first line are no steps
+    return [e for e in examples if not e.startswith("…") and "[" not in e and not e.startswith("Type the following")]
+
+
+def test_every_example_of_the_documented_grammar_is_performed() -> None:
+    examples = grammar_table_examples()
+    assert len(examples) > 80
+    assert [e for e in examples if parse_step(e) is None] == []
