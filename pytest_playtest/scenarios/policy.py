@@ -470,8 +470,10 @@ class ScenarioPolicy(Policy):
                 self._end_case("skip", f"{where} {what}: {_NO_MODEL}")
             return
         options = {key: value for key, value in self.context.options.items() if key != "scenario"}
+        begun = (" Part of it may be done already (the grammar began it): look at the screen before acting."
+                 if purpose == "step" and self.move_index > 0 else "")
         context = PolicyContext(strategy=self.context.strategy, goal=goal if purpose == "judge" else
-                                f"Perform this step of a test case, then finish with verdict pass: \"{goal}\". "
+                                f"Perform this step of a test case, then finish with verdict pass: \"{goal}\".{begun} "
                                 "If the app has nothing that lets you do it, finish with verdict fail and say why.",
                                 expectations=[], seed=self.context.seed, max_steps=budget,
                                 timeout=self.context.timeout, window=self.context.window, options=options,
