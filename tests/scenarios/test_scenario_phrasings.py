@@ -110,7 +110,7 @@ def test_a_number_that_increases_on_the_dom(pytester: pytest.Pytester) -> None:
                           ('c1 click "Add" 3/3', "click"), ("c1 ✓ count increases by 3", "wait")]
 
 
-ACCOUNTS = REPO / "fixtures" / "web" / "accounts"
+ACCOUNTS = REPO / "fixtures" / "scenarios" / "accounts"
 
 ACCOUNTS_SCENARIO = """---
 app: login.html
