@@ -64,6 +64,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-scenario-apps",
            "the app of each scenario file without front matter: PATTERN=APP entries (a glob of the file's name "
            "or path, a .py path or command line from the rootdir), one per line or ;-separated", None),
+    Option("--playtest-scenario-login",
+           "credentials the login and registration steps of scenario files without a login: front matter type: "
+           "username=NAME;password=SECRET[;email=ADDRESS]", None),
+    Option("--playtest-scenario-cases",
+           "whether a scenario case after one that did not pass is skipped (sequential) or run from a fresh launch "
+           "(independent), for files whose front matter does not say", "sequential"),
     Option("--playtest-sandbox",
            "run apps under test in a bubblewrap sandbox: auto, on or off (unset: auto for benchmark samples, "
            "off for hand-written playtests)", None),

@@ -147,6 +147,12 @@ class WebPage:
             return []
         return [Widget(item.box, item.kind, item.text, item.options) for item in found]
 
+    def address(self) -> str:
+        try:
+            return dom.address(self.browser, timeout=self.timeout)
+        except (DevToolsTimeout, AppError):
+            return ""
+
     def facts(self, queries: Sequence[Query]) -> dict[Query, Fact] | None:
         try:
             return dom.read(self.browser, queries, timeout=self.timeout).facts

@@ -62,6 +62,10 @@ class PageView(Protocol):
 
     def widgets(self) -> list[Widget]: ...
 
+    def address(self) -> str:
+        """The page's title, address path and first heading, one per line ("" when the page does not answer)."""
+        ...
+
     def facts(self, queries: Sequence[Query]) -> Mapping[Query, Fact] | None:
         """What the page says now about each query (rules.Fact), as ``expect.rule`` reads it; None when the page
         does not answer in time. Raises rules.RuleError for a selector the browser refuses."""

@@ -135,6 +135,17 @@ def read(browser: Browser, queries: Sequence[Query], *, timeout: float) -> DomSt
     return DomState(str(result["text"]), facts, bool(result["canvas"]))
 
 
+_ADDRESS = """
+const heading = document.querySelector("h1, h2");
+return [document.title, location.pathname, heading ? heading.innerText : ""].join("\\n");
+"""
+
+
+def address(browser: Browser, *, timeout: float) -> str:
+    """Where the page is: its title, its address path and its first heading, one per line."""
+    return str(browser.evaluate(_script(_ADDRESS), timeout=timeout))
+
+
 def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
     found = browser.evaluate(_script(_CLICKABLES), timeout=timeout, console=True)

@@ -27,7 +27,7 @@ from ..runtime.browser import looks_like_web_app
 from .completeness import Tally, overall, results, tally
 from .grammar import parse_expectation
 from .model import CaseOutcome, Functionality, ScenarioError, ScenarioFile
-from .parser import FRONT_MATTER_KEYS, parse_file
+from .parser import CASES, FRONT_MATTER_KEYS, login_problem, parse_file
 from .runner import play_functionality, scenario_spec
 
 #: user_properties names: the scenario file (relative to the rootdir), each case's outcome, a malformed item.
@@ -35,6 +35,8 @@ FILE_PROPERTY = "playtest_scenario"
 CASE_PROPERTY = "playtest_case_"
 MALFORMED_PROPERTY = "playtest_scenario_malformed"
 APPS_OPTION = "playtest_scenario_apps"
+LOGIN_OPTION = "playtest_scenario_login"
+CASES_OPTION = "playtest_scenario_cases"
 RESULTS_KEY = "scenarios"
 
 
@@ -69,6 +71,34 @@ def mapped_app(config: pytest.Config, path: Path) -> Any:
     return None
 
 
+def ini_login(config: pytest.Config, path: Path) -> dict[str, str] | None:
+    """The credentials ``--playtest-scenario-login`` (ini ``playtest_scenario_login``) gives: ``username=NAME``,
+    ``password=SECRET`` and maybe ``email=ADDRESS``, one per line or separated by ``;``."""
+    raw = setting(config, LOGIN_OPTION)
+    if not raw:
+        return None
+    entries = [part.strip() for line in str(raw).splitlines() for part in line.split(";") if part.strip()]
+    pairs = [entry.partition("=") for entry in entries]
+    bad = next((entry for entry, (_, equals, _) in zip(entries, pairs, strict=True) if not equals), None)
+    login = {key.strip(): value.strip() for key, _, value in pairs}
+    problem = f"entry {bad!r} is not KEY=VALUE" if bad else login_problem(login)
+    if problem:
+        raise ScenarioError(path, 1, f"--playtest-scenario-login / ini {LOGIN_OPTION}: {problem}")
+    return login
+
+
+def independent_cases(config: pytest.Config, scenario: ScenarioFile) -> bool:
+    """Whether a case after one that did not pass runs from a fresh launch: the front matter's ``cases``, else
+    ``--playtest-scenario-cases`` (ini ``playtest_scenario_cases``)."""
+    if scenario.independent is not None:
+        return scenario.independent
+    raw = str(setting(config, CASES_OPTION) or CASES[0]).strip()
+    if raw not in CASES:
+        raise ScenarioError(scenario.path, 1, f"--playtest-scenario-cases / ini {CASES_OPTION}: must be one of "
+                                              f"{', '.join(CASES)}, got {raw!r}")
+    return raw == "independent"
+
+
 def _from_root(config: pytest.Config, part: str) -> str:
     candidate = config.rootpath / part
     return str(candidate.resolve()) if part.endswith(".py") and candidate.is_file() else part
@@ -84,7 +114,13 @@ class ScenarioFileNode(pytest.File):
             scenario = ScenarioFile(self.path, problems=[exc])
         if not scenario.problems:
             self._check_arguments(scenario)
-        for number, problem in enumerate(scenario.problems, start=1):
+        try:
+            if not scenario.login:
+                ini_login(self.config, self.path)
+            independent_cases(self.config, scenario)
+        except ScenarioError as exc:
+            scenario.problems.append(exc)
+        for number, problem in enumerate([*scenario.problems, *scenario.strays], start=1):
             yield MalformedItem.from_parent(self, name=f"line {problem.line} ({number})", problem=problem)
         for functionality in scenario.functionalities:
             if functionality.problem is None and not scenario.problems:
@@ -165,12 +201,15 @@ class FunctionalityItem(pytest.Item):
         if runtime is None:
             pytest.skip(SKIP_REASON)
         where = f"{self.path}:{self.functionality.line}"
-        result = play_functionality(runtime, self.scenario, self.functionality, where=where, config=self.config,
-                                    artifacts=artifacts_dir(runtime.settings.output, self.nodeid))
-        self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
+        scenario = self.scenario
+        result = play_functionality(runtime, scenario, self.functionality, where=where, config=self.config,
+                                    artifacts=artifacts_dir(runtime.settings.output, self.nodeid),
+                                    login=scenario.login or ini_login(self.config, self.path),
+                                    independent=independent_cases(self.config, scenario))
+        self.stash.setdefault(VERDICTS_KEY, []).extend(result.verdicts)
         self.user_properties.extend(case_properties(relative_name(self.config, self.path), result.outcomes))
         outcomes = result.outcomes
-        if result.verdict.status == "error" or any(o.status in ("fail", "error") for o in outcomes):
+        if any(v.status == "error" for v in result.verdicts) or any(o.status in ("fail", "error") for o in outcomes):
             raise ScenarioFailed("\n".join(o.describe() for o in outcomes))
         skipped = [o for o in outcomes if o.status == "skip"]
         if skipped:

@@ -61,16 +61,23 @@ class Functionality:
 class ScenarioFile:
     """A parsed scenario file: the run arguments from its front matter (or the app mapping) and its items.
 
-    ``problems`` are file-level faults (bad front matter, a Step outside any Functionality): each becomes
-    one failing item, and the Functionalities that parsed still run.
+    ``problems`` are faults of the whole file (bad front matter, no app, no Functionality): each becomes one
+    failing item and nothing of the file runs. ``strays`` are Steps or Expectations outside any Functionality:
+    each stretch of them is one failing item, and the Functionalities still run.
     """
 
     path: Path
     arguments: dict[str, Any] = field(default_factory=dict)
     #: the policy that performs steps outside the grammar and judges free-form expectations
     tester: str = "llm"
+    #: front matter ``login``: the credentials the login and registration steps type (username, password, email)
+    login: dict[str, str] | None = None
+    #: front matter ``cases``: True for "independent" (a case after one that did not pass starts from a fresh
+    #: launch), False for "sequential" (it is skipped), None when the file does not say
+    independent: bool | None = None
     functionalities: list[Functionality] = field(default_factory=list)
     problems: list[ScenarioError] = field(default_factory=list)
+    strays: list[ScenarioError] = field(default_factory=list)
 
 
 @dataclass

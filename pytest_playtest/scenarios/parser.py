@@ -9,9 +9,14 @@ The body is FSD-Bench's test case format as published (``codeagent-rl/RTADev``, 
     - **Step**: Click the "Save" button.
       **Expectation**: The list shows "milk".
 
-Both ``Functionality`` and ``Functionalities`` headings occur there; a case is the steps before an Expectation
-(FSD-Bench counts its cases by their Expectations); an Expectation may follow its step on the same line, on
-the next line, or as a list item of its own; a line that is none of these continues the item above it.
+It is read the way its authors write it: a Functionality heading is ``Functionality N.`` or ``Functionalities
+N:`` at any level, in bold or not (``### **Functionalities 1. Input**``), or only numbered (``#### 1. User
+Login``), or the word and number on a line of their own (``**Functionalities 7. Search**``,
+``Functionalities 1. ### Import``). A Step or Expectation marker is bold (``**Step**:``, ``**Step:**``) or plain
+(``Step:``), behind any list bullet (``-``, ``•``, ``1.``, with the tabs and zero-width spaces word processors
+leave). A case is the steps before an Expectation (FSD-Bench counts its cases by their Expectations); an
+Expectation may follow its step on the same line, on the next line, or as a list item of its own; a line that
+is none of these continues the item above it, up to a blank line (a fenced code block continues it whole).
 """
 
 from __future__ import annotations
@@ -27,16 +32,32 @@ from .. import rules
 from .grammar import parse_expectation
 from .model import Case, Functionality, ScenarioError, ScenarioFile, StepText
 
-#: The front matter keys: the playtest arguments a scenario may set, and ``policy`` (its tester).
-FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox")
+#: The front matter keys: the playtest arguments a scenario may set, ``policy`` (its tester), ``login`` (the
+#: credentials of its login steps) and ``cases`` (whether they depend on each other).
+FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox", "login", "cases")
+LOGIN_KEYS = ("username", "password", "email")
+CASES = ("sequential", "independent")
 FENCE = "---"
 
-_HEADING = re.compile(r"^#{1,6}\s")
-_FUNCTIONALITY = re.compile(r"^#{1,6}\s*(Functionalit(?:y|ies)\s+\d+\b.*?)\s*$", re.I)
-_MARKER = r"\*\*\s*{word}\s*:?\s*\*\*\s*:?"
-_STEP = re.compile(r"^\s*(?:[-*+]\s+)?" + _MARKER.format(word="steps?") + r"\s*(.*)$", re.I)
-_EXPECTATION = re.compile(_MARKER.format(word=r"expect(?:ation|ations|ed(?:\s+result)?)"), re.I)
-_EXPECTATION_LINE = re.compile(r"^\s*(?:[-*+]\s+)?" + _EXPECTATION.pattern + r"\s*(.*)$", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}(?:\s|\*|$)")
+_WORD = r"Functionalit(?:y|ies)"
+#: A heading's text, bold or not, that starts a Functionality: the word and a number, or only a number.
+_FUNCTIONALITY_HEADING = re.compile(rf"^(?:{_WORD}\s*)+\d+\b.*|^\d+\s*[.:)]\s*\S.*", re.I)
+#: A line that is no heading but names a Functionality: "**Functionalities 7. Search**", "Functionalities 1. ### X".
+_FUNCTIONALITY_LINE = re.compile(rf"^\s*(?:\*\*|__)?\s*((?:{_WORD}\s*)+\d+\s*[.:)]?)\s*(?:#{{1,6}}\s*)?(.*?)\s*$",
+                                 re.I)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+#: What may stand before a marker: spaces, tabs and zero-width spaces, then one list bullet or number.
+_BULLET = r"^[\s\u200b\u200c\u200d\ufeff]*(?:(?:[-*+\u2022\u2023\u25e6\u25cf\u00b7]|\d{1,3}[.)])[\s\u200b]*)?"
+#: A marker: bold with the colon in or after it ("**Step**:", "**Step:**"), or plain with its colon ("Step:").
+_MARKER = r"(?:\*\*\s*{word}\s*:?\s*\*\*\s*:?|{word}\s*:)"
+_STEP_WORD = "steps?"
+_EXPECTATION_WORD = r"expect(?:ation|ations|ed(?:\s+result)?)"
+_STEP = re.compile(_BULLET + _MARKER.format(word=_STEP_WORD) + r"\s*(.*)$", re.I)
+_EXPECTATION = re.compile(rf"\*\*\s*{_EXPECTATION_WORD}\s*:?\s*\*\*\s*:?", re.I)
+_EXPECTATION_LINE = re.compile(_BULLET + _MARKER.format(word=_EXPECTATION_WORD) + r"\s*(.*)$", re.I)
+#: A line that is bold and nothing else ("**Test Case 2.1**"): a label between cases, never a continuation.
+_LABEL = re.compile(r"^[\s\u200b\u2022\t-]*\*\*[^*]+\*\*\s*:?\s*$")
 
 
 def parse_file(path: Path, *, default_app: Any = None) -> ScenarioFile:
@@ -59,7 +80,7 @@ def parse_file(path: Path, *, default_app: Any = None) -> ScenarioFile:
                                                             "(---, app: main.py, ---) or map the file to its app "
                                                             "with --playtest-scenario-apps"))
     _Body(scenario).read(lines, body_start)
-    if not scenario.functionalities and not scenario.problems:
+    if not scenario.functionalities and not scenario.problems and not scenario.strays:
         scenario.problems.append(ScenarioError(path, 1, 'no "#### Functionalities N. <title>" section'))
     return scenario
 
@@ -94,9 +115,48 @@ def _front_matter(scenario: ScenarioFile, lines: list[str]) -> int:
                 scenario.problems.append(ScenarioError(path, line, f"policy must be a policy name, got {value!r}"))
             else:
                 scenario.tester = value.strip()
+        elif key == "login":
+            problem = login_problem(value)
+            if problem:
+                scenario.problems.append(ScenarioError(path, line, f"login: {problem}"))
+            else:
+                scenario.login = {k: str(v) for k, v in value.items()}
+        elif key == "cases":
+            if value not in CASES:
+                scenario.problems.append(ScenarioError(path, line, f"cases must be one of {', '.join(CASES)}, "
+                                                                   f"got {value!r}"))
+            else:
+                scenario.independent = value == "independent"
         else:
             scenario.arguments[key] = value
     return end + 1
+
+
+def functionality_name(line: str) -> str | None:
+    """The Functionality a line starts, as its item is named (bold and heading marks dropped), else None."""
+    heading = _HEADING.match(line)
+    if heading:
+        title = _unbold(line[heading.end():])
+        return " ".join(title.split()) if _FUNCTIONALITY_HEADING.match(title) else None
+    named = _FUNCTIONALITY_LINE.match(line)
+    if named is None or not named.group(2).strip("*_ "):
+        return None
+    return " ".join(f"{named.group(1)} {_unbold(named.group(2))}".split())
+
+
+def _unbold(text: str) -> str:
+    return text.strip().strip("*_").strip()
+
+
+def login_problem(value: Any) -> str | None:
+    """What is wrong with credentials for the login steps ({username, password[, email]}), or None."""
+    if not isinstance(value, dict):
+        return f"must be a mapping of {', '.join(LOGIN_KEYS)}, got {value!r}"
+    unknown = [key for key in value if key not in LOGIN_KEYS]
+    if unknown:
+        return f"unknown key {unknown[0]!r}; known: {', '.join(LOGIN_KEYS)}"
+    missing = [key for key in LOGIN_KEYS[:2] if not isinstance(value.get(key), str | int) or not str(value[key])]
+    return f"{missing[0]} is missing" if missing else None
 
 
 class _Body:
@@ -110,9 +170,10 @@ class _Body:
         self.problem: ScenarioError | None = None
         #: the item a continuation line extends: "step", "expectation" or None
         self.open: str | None = None
-        self.expectation: tuple[str, int] | None = None
         self.names: set[str] = set()
         self.stray = False
+        self.fenced = False
+        self.fence_indent = 0
 
     def read(self, lines: list[str], start: int) -> None:
         for index in range(start, len(lines)):
@@ -120,11 +181,18 @@ class _Body:
         self.close_functionality()
 
     def line(self, text: str, number: int) -> None:
-        functionality = _FUNCTIONALITY.match(text)
-        if functionality or _HEADING.match(text):
+        fence = _FENCE.match(text)
+        if fence or self.fenced:
+            if fence and not self.fenced:
+                self.fence_indent = len(text) - len(text.lstrip())
+            self.fenced = self.fenced != bool(fence)
+            self.continue_item(text[min(self.fence_indent, len(text) - len(text.lstrip())):], code=True)
+            return
+        name = functionality_name(text)
+        if name is not None or _HEADING.match(text):
             self.close_functionality()
-            if functionality:
-                self.heading, self.stray = (" ".join(functionality.group(1).split()), number), False
+            if name is not None:
+                self.heading, self.stray = (name, number), False
             return
         step = _STEP.match(text)
         expectation = _EXPECTATION_LINE.match(text)
@@ -132,18 +200,26 @@ class _Body:
             self.add_step(step.group(1), number)
         elif expectation:
             self.add_expectation(expectation.group(1), number)
-        elif not text.strip():
+        elif not text.strip() or _LABEL.match(text):
+            self.open = None
+        else:
+            self.continue_item(text)
+
+    def continue_item(self, text: str, *, code: bool = False) -> None:
+        """The line extends the open item: joined with a space, or kept as a line of its own in a code block."""
+        if not text.strip() and not code:
             return
-        elif self.open == "step" and self.steps:
+        if self.open == "step" and self.steps:
             last = self.steps[-1]
-            self.steps[-1] = StepText(f"{last.text} {text.strip()}", last.line)
+            joined = f"{last.text}\n{text.rstrip()}" if code else f"{last.text} {text.strip()}"
+            self.steps[-1] = StepText(joined, last.line)
         elif self.open == "expectation" and self.cases:
             last_case = self.cases[-1]
             self.cases[-1] = replace(last_case, expectation=f"{last_case.expectation} {text.strip()}")
 
     def add_step(self, rest: str, number: int) -> None:
         if self.heading is None:
-            self.file_problem(number, 'a Step outside any "#### Functionalities N. <title>" section')
+            self.stray_item(number, 'a Step outside any "#### Functionalities N. <title>" section')
             return
         inline = _EXPECTATION.search(rest)
         text = rest[:inline.start()] if inline else rest
@@ -156,7 +232,7 @@ class _Body:
 
     def add_expectation(self, text: str, number: int) -> None:
         if self.heading is None:
-            self.file_problem(number, 'an Expectation outside any "#### Functionalities N. <title>" section')
+            self.stray_item(number, 'an Expectation outside any "#### Functionalities N. <title>" section')
             return
         if not text.strip():
             self.case_problem(number, "an Expectation without text")
@@ -192,8 +268,8 @@ class _Body:
         if self.problem is None:  # the first fault is the one to fix
             self.problem = ScenarioError(self.scenario.path, number, message)
 
-    def file_problem(self, number: int, message: str) -> None:
+    def stray_item(self, number: int, message: str) -> None:
         """A Step or Expectation outside any Functionality: the first of a stretch of them is the fault."""
         if not self.stray:
-            self.scenario.problems.append(ScenarioError(self.scenario.path, number, message))
+            self.scenario.strays.append(ScenarioError(self.scenario.path, number, message))
         self.stray = True

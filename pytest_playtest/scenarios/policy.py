@@ -2,37 +2,46 @@
 
 It runs inside the ordinary playthrough, so the generic oracles (crash, exception, freeze, unresponsive)
 watch every step. Per case: each step's grammar moves become actions (a label is looked up on the window
-when its step runs), a step outside the grammar is handed to the tester policy (a model) with the step as
-its goal, and the Expectation is checked on the window afterwards: quoted texts on its OCR text (a web page's
-DOM text), backtick rules on the page's DOM facts, a free-form one by the tester. A check is one ``wait 0s``
-step captioned with the expectation, so the storyboard shows it, and a failed one is a Finding on that step.
-What it cannot do offline it skips, with the reason naming the step; it never passes a case it did not check.
+when its step runs; a login, a page to go to or the game's start input are worked out from what the window
+shows), a step outside the grammar is handed to the tester policy (a model) with the step as its goal, and
+the Expectation is checked on the window afterwards (``check.judge``): what it cannot confirm, and its words
+no check covers, are judged by the tester. A check is one ``wait 0s`` step captioned with the expectation, so
+the storyboard shows it, and a failed one is a Finding on that step. What it cannot do offline it skips,
+with the reason naming the step; it never passes a case it did not check.
+
+A case that follows one that did not pass is not performed on the state that case left: it is skipped
+("depends on case N"), or, when the cases are independent, the run ends so that the rest start from a fresh
+launch (``CasePlan.resume_at``).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .. import rules
 from ..actions import Action
-from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
 from ..rules import WEB_ONLY, RuleError
 from ..trajectory import Step
 from ..verdict import Finding
+from . import locate
+from .check import Before, judge
+from .expectations import parse_expectation
 from .grammar import (
     Act,
-    Checks,
     ClickText,
     DragText,
+    EnsureLoggedIn,
     FocusField,
+    Login,
     Move,
+    Navigate,
+    Reload,
     ScrollAt,
-    parse_expectation,
+    StartGame,
     parse_step,
-    squash,
 )
 from .model import Case, CaseOutcome, CaseStatus, StepText
 
@@ -45,6 +54,9 @@ STEP_ACTIONS = 5
 JUDGE_ACTIONS = 2
 #: How much of the window's text a failed expectation quotes.
 SHOWN_TEXT = 200
+#: The words of the control that sends a login or registration form.
+_SUBMIT_WORDS = {"login": ("login", "submit"), "register": ("register", "submit")}
+_NO_MODEL = "a model performs such steps, and none is configured (--playtest-model)"
 
 
 @dataclass
@@ -54,9 +66,15 @@ class CasePlan:
     cases: tuple[Case, ...]
     #: the policy for steps outside the grammar and free-form expectations ("llm" needs a model)
     tester: str = "llm"
+    #: the credentials the login and registration moves type: "username", "password" and maybe "email"
+    login: Mapping[str, str] | None = None
+    #: the cases do not depend on each other: after one that did not pass, the rest start from a fresh launch
+    independent: bool = False
     outcomes: list[CaseOutcome] = field(default_factory=list)
     #: the case each step of the run belonged to (step index → case number)
     step_cases: dict[int, int] = field(default_factory=dict)
+    #: the index of the first case left for a fresh launch (independent cases after one that did not pass)
+    resume_at: int | None = None
 
 
 @dataclass
@@ -67,6 +85,24 @@ class _Delegate:
     purpose: str
     budget: int
     used: int = 0
+
+
+@dataclass
+class _Repeat:
+    """The clicks of a "click … N times" move after the first, at the point its label was found."""
+
+    action: Action
+    caption: str
+    total: int
+    done: int = 1
+
+
+@dataclass(frozen=True)
+class _Cannot:
+    """Why a move cannot be done faithfully on this window; ``final``: looking again will not change it."""
+
+    reason: str
+    final: bool = False
 
 
 class ScenarioPolicy(Policy):
@@ -89,10 +125,28 @@ class ScenarioPolicy(Policy):
         self.looking_since: float | None = None
         self.delegate: _Delegate | None = None
         self.pending_tokens = 0
+        self.repeat: _Repeat | None = None
+        self.before: Before | None = None
+        #: the case that did not pass, which the next cases would depend on
+        self.broken: int | None = None
+        #: whether the current launch of the app got an input yet (a game that got none has just started)
+        self.launch, self.acted = 1, False
+        #: the field the scenario typed into last: "the text field" when the window has several
+        self.last_field: locate.Point | None = None
 
     # -- the policy interface ---------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
+        if observation.launch != self.launch:
+            self.launch, self.acted, self.last_field = observation.launch, False, None
         while self.case_index < len(self.plan.cases):
+            if self.broken is not None:
+                if self.plan.independent:
+                    self.plan.resume_at = self.case_index
+                    return self._spend(Decision(Action.finish("pass", f"case {self.broken} did not pass: the next "
+                                                                      "cases start from a fresh launch"),
+                                                note="scenario: fresh launch for the next cases"))
+                self._end_case("skip", f"depends on case {self.broken}, which did not pass")
+                continue
             number = self.case.number  # a check ends its case and still takes a step: the step is that case's
             decision = self._next(observation)
             if decision is not None:
@@ -103,6 +157,8 @@ class ScenarioPolicy(Policy):
     def record(self, step: Step) -> None:
         if self.delegate is not None:
             self.delegate.policy.record(step)
+        if step.action.kind not in ("wait", "finish"):
+            self.acted = True
         if step.error and self.plan.step_cases.get(step.index) == self._current_number():
             self._end_case("error", f"{self._where()}: the action {step.action.label()} was refused: {step.error}")
 
@@ -137,6 +193,10 @@ class ScenarioPolicy(Policy):
         """The next decision of the case at work; None when the case moved on (or ended) without one."""
         if self.delegate is not None:
             return self._delegated(observation)
+        if self.step_index == 0 and self.moves is None and self.before is None:
+            self.before = Before(observation.text() if self._needs_before() else "", observation.launch)
+        if self.repeat is not None:
+            return self._repeated()
         step = self._step()
         if step is None:
             return self._check(observation)
@@ -151,6 +211,10 @@ class ScenarioPolicy(Policy):
             return None
         return self._move(self.moves[self.move_index], observation)
 
+    def _needs_before(self) -> bool:
+        checks = parse_expectation(self.case.expectation)
+        return checks.needs_before or checks.closes
+
     def _next_step(self) -> None:
         self.step_index += 1
         self.moves, self.move_index, self.looking_since = None, 0, None
@@ -161,9 +225,12 @@ class ScenarioPolicy(Policy):
         self.plan.outcomes.append(CaseOutcome(self.case, status, reason))
         if finding is not None:
             self.findings.append(finding)
+        if status != "pass" and self.broken is None:
+            self.broken = self.case.number
         self.case_index += 1
         self.step_index = 0
         self.moves, self.move_index, self.looking_since = None, 0, None
+        self.repeat, self.before = None, None
         if self.delegate is not None:
             self.delegate.policy.close()
             self.delegate = None
@@ -192,39 +259,153 @@ class ScenarioPolicy(Policy):
                             caption=self._caption(f"scroll {move.direction}"))
         if isinstance(move, DragText):
             return self._drag(move, observation)
-        target = _find_label(observation, move.label, field=isinstance(move, FocusField))
-        if target is None:
-            return self._look_again(observation, f'no "{move.label}" on the window', f'find "{move.label}"')
-        self.looking_since = None
-        self.move_index += 1
-        kind = move.kind if isinstance(move, ClickText) else "click"
-        action = {"click": Action.click, "double_click": Action.double_click,
-                  "right_click": Action.right_click}[kind](*target)
-        words = {"click": "click", "double_click": "double click", "right_click": "right click"}[kind]
-        return Decision(action, note=step.text, caption=self._caption(f'{words} "{move.label}"'))
+        if isinstance(move, ClickText):
+            return self._click(move, observation)
+        if isinstance(move, FocusField):
+            return self._focus(move, observation)
+        return self._macro(move, observation)
 
-    def _drag(self, move: DragText, observation: Observation) -> Decision:
-        """A left-button drag from one label to the other, once both are on the window."""
+    def _click(self, move: ClickText, observation: Observation) -> Decision | None:
         step = self._step()
         assert step is not None
-        source = _find_label(observation, move.source, field=False)
-        target = _find_label(observation, move.target, field=False) if source is not None else None
-        if source is None or target is None:
-            label = move.source if source is None else move.target
-            return self._look_again(observation, f'no "{label}" on the window', f'find "{label}"')
+        target = (locate.find_label(observation, move.label, field=False) if move.quoted
+                  else locate.find_named(observation, move.label))
+        if target is None:
+            missing = f'no "{move.label}" on the window' + (f" ({move.context})" if move.context else "")
+            return self._look_again(observation, missing, f'find "{move.label}"', required=move.required)
         self.looking_since = None
         self.move_index += 1
-        return Decision(Action.drag(*source, *target), note=step.text,
+        action = {"click": Action.click, "double_click": Action.double_click,
+                  "right_click": Action.right_click}[move.kind](*target)
+        words = {"click": "click", "double_click": "double click", "right_click": "right click"}[move.kind]
+        caption = self._caption(f'{words} "{move.label}"')
+        if move.times > 1:
+            self.repeat = _Repeat(action, caption, move.times)
+            return Decision(action, note=step.text, caption=f"{caption} 1/{move.times}")
+        return Decision(action, note=step.text, caption=caption)
+
+    def _repeated(self) -> Decision:
+        """The next click of a "click … N times": at the same point, each its own step so its effect is awaited."""
+        repeat = self.repeat
+        assert repeat is not None
+        repeat.done += 1
+        if repeat.done == repeat.total:
+            self.repeat = None
+        return Decision(repeat.action, note=self._step_text(), caption=f"{repeat.caption} {repeat.done}/{repeat.total}")
+
+    def _focus(self, move: FocusField, observation: Observation) -> Decision | None:
+        """A click on the field the step types into (see ``FocusField``)."""
+        if move.label is None:
+            target = locate.only_field(observation) or (
+                self.last_field if self.last_field and locate.has_field(observation, self.last_field) else None)
+        elif move.quoted:
+            target = locate.find_label(observation, move.label, field=True)
+        else:
+            target = locate.find_named_field(observation, move.label) or locate.only_field(observation)
+        name = "the text field" if move.label is None else f'the "{move.label}" field'
+        if target is None:
+            return self._look_again(observation, f"no {name} on the window", f"find {name}",
+                                    required=move.quoted and move.label is not None)
+        self.looking_since = None
+        self.move_index += 1
+        self.last_field = target
+        return Decision(Action.click(*target), note=self._step_text(),
+                        caption=self._caption(f'click "{move.label}"' if move.label else "click the text field"))
+
+    def _step_text(self) -> str:
+        step = self._step()
+        return step.text if step is not None else ""
+
+    def _drag(self, move: DragText, observation: Observation) -> Decision | None:
+        """A left-button drag from one label to the other, once both are on the window."""
+        source = locate.find_label(observation, move.source, field=False)
+        target = locate.find_label(observation, move.target, field=False) if source is not None else None
+        if source is None or target is None:
+            label = move.source if source is None else move.target
+            return self._look_again(observation, f'no "{label}" on the window', f'find "{label}"', required=True)
+        self.looking_since = None
+        self.move_index += 1
+        return Decision(Action.drag(*source, *target), note=self._step_text(),
                         caption=self._caption(f'drag "{move.source}" to "{move.target}"'))
 
-    def _look_again(self, observation: Observation, missing: str, caption: str) -> Decision:
-        """Wait a moment and look again, until APPEAR_WITHIN has passed: then the case fails, on a step of its
-        own (``wait 0s``, marked with what was missing)."""
+    def _macro(self, move: Move, observation: Observation) -> Decision | None:
+        """A move worked out from the window: it becomes the moves it stands for (maybe none), or the step goes
+        to the tester, saying why."""
+        expanded = self._expand(move, observation)
+        if isinstance(expanded, _Cannot):
+            if expanded.final:
+                self.looking_since = time.monotonic() - APPEAR_WITHIN
+            return self._look_again(observation, expanded.reason, "look", required=False)
+        assert self.moves is not None
+        self.looking_since = None
+        self.moves[self.move_index:self.move_index + 1] = expanded
+        return None
+
+    def _expand(self, move: Move, observation: Observation) -> list[Move] | _Cannot:
+        """The moves ``move`` stands for on this window, or why it cannot be done faithfully."""
+        if isinstance(move, Navigate):
+            if locate.page_named(observation, move.target):
+                return []
+            if locate.find_named(observation, move.target) is None:
+                return _Cannot(f'no control naming "{move.target}" on the window')
+            return [ClickText(move.target, quoted=False, context=f"to go to {move.target}")]
+        if isinstance(move, StartGame):
+            found = locate.start_input(observation, move.restart, self.context.vocabulary)
+            if found is not None:
+                kind, what = found
+                if kind == "press":
+                    return [Act(Action.press(what))]
+                return [ClickText(what, quoted=what not in ("start", "restart"), context="the game's own input")]
+            if not move.restart and not self.acted:
+                return []  # the game has just been launched: it is started
+            return _Cannot(f"no {'restart' if move.restart else 'start'} input of the app on the window")
+        if isinstance(move, Reload):
+            return [Act(Action.press("f5"))] if observation.page is not None else _Cannot("a desktop window has no "
+                                                                                          "reload", final=True)
+        if isinstance(move, EnsureLoggedIn):
+            if locate.find_named_field(observation, "password") is None:
+                return []  # no login form: logged in already
+            return self._expand(Login(), observation)
+        assert isinstance(move, Login)
+        return self._login(move, observation)
+
+    def _login(self, move: Login, observation: Observation) -> list[Move] | _Cannot:
+        """Fill the form's username, e-mail and password fields (the password twice when it asks to confirm it)
+        with the scenario's credentials, then send it."""
+        login = self.plan.login
+        if not login or not login.get("username") or not login.get("password"):
+            return _Cannot("no credentials to log in with (front matter login: {username: …, password: …}, or "
+                           "ini playtest_scenario_login)", final=True)
+        if locate.find_named_field(observation, "password") is None:
+            return _Cannot("no password field on the window")
+        moves: list[Move] = [FocusField("username", quoted=False), Act(Action.type_text(login["username"]))]
+        if move.kind == "register" and locate.find_named_field(observation, "email") is not None:
+            if not login.get("email"):
+                return _Cannot("the registration form asks for an e-mail address, and the credentials have none",
+                               final=True)
+            moves += [FocusField("email", quoted=False), Act(Action.type_text(login["email"]))]
+        moves += [FocusField("password", quoted=False), Act(Action.type_text(login["password"]))]
+        if locate.find_named_field(observation, "confirm") is not None:
+            moves += [FocusField("confirm", quoted=False), Act(Action.type_text(login["password"]))]
+        submit = next((word for word in _SUBMIT_WORDS[move.kind] if locate.find_named(observation, word)), None)
+        moves.append(ClickText(submit, quoted=False, context="to send the form") if submit
+                     else Act(Action.press("enter")))
+        return moves
+
+    def _look_again(self, observation: Observation, missing: str, caption: str, *, required: bool) -> Decision | None:
+        """Wait a moment and look again, until APPEAR_WITHIN has passed; then the case fails on a step of its
+        own (``wait 0s``, marked with what was missing) when the author named it exactly (``required``), and
+        otherwise the step goes to the tester: the window may be elsewhere than the author assumed."""
         now = time.monotonic()
         if self.looking_since is None:
             self.looking_since = now
         if now - self.looking_since < APPEAR_WITHIN:
             return Decision(Action.wait(LOOK_AGAIN), note=missing, caption=self._caption(f"{caption}…"))
+        if not required:
+            step = self._step()
+            assert step is not None
+            self._hand_over(step.text, "step", STEP_ACTIONS, why=missing)
+            return None
         shown = " ".join(observation.text().split())[:SHOWN_TEXT]
         reason = f"{self._where()}: {missing} (the window shows: {shown or 'no text'})"
         number = self.case.number
@@ -245,13 +426,26 @@ class ScenarioPolicy(Policy):
                                     f"this app is a desktop window ({WEB_ONLY})")
             return None
         try:
-            unmet = _unmet(checks, observation)
+            judgement = judge(checks, observation, self.before)
         except RuleError as exc:
             self._end_case("error", f"{self._where()}: {exc}")
             return None
-        shown = ", ".join([*(f'"{t}"' for t in checks.texts), *(f"`{r}`" for r in checks.rules)])
-        if unmet:
-            return self._look_again(observation, unmet, f"expect {shown}")
+        shown = ", ".join([*(f'"{t}"' for t in checks.texts), *(f"`{r}`" for r in checks.rules),
+                           *(f'no "{t}"' for t in checks.gone), *(n.describe() for n in checks.numbers),
+                           *(["the window closes"] if checks.closes else []), *(c.describe() for c in checks.confirms)])
+        if judgement.failed is not None:
+            return self._look_again(observation, judgement.failed, f"expect {shown}", required=True)
+        waiting = self.looking_since is not None and time.monotonic() - self.looking_since >= APPEAR_WITHIN
+        if judgement.unconfirmed and not waiting:
+            if self.looking_since is None:
+                self.looking_since = time.monotonic()
+            return Decision(Action.wait(LOOK_AGAIN), note="; ".join(judgement.unconfirmed),
+                            caption=self._caption(f"expect {shown}…"))
+        if judgement.unconfirmed or checks.rest:
+            open_ = [*(f"not seen: {u}" for u in judgement.unconfirmed),
+                     *([f'the words "{checks.rest}" are free-form'] if checks.rest else [])]
+            self._hand_over(self._judge_goal(), "judge", JUDGE_ACTIONS, why="; ".join(open_))
+            return None
         number = self.case.number
         self._end_case("pass")
         return Decision(Action.wait(0), note=f"case {number}: {shown} seen", caption=f"c{number} ✓ {shown}")
@@ -263,21 +457,28 @@ class ScenarioPolicy(Policy):
                 "action that reveals it.")
 
     # -- the tester ----------------------------------------------------------------------------------------------
-    def _hand_over(self, goal: str, purpose: str, budget: int) -> None:
-        """Give a step (or an expectation) to the tester; without one the case is skipped, naming it."""
+    def _hand_over(self, goal: str, purpose: str, budget: int, *, why: str = "") -> None:
+        """Give a step (or an expectation) to the tester; without one the case is skipped, naming it and why."""
         where = self._where()
         if self.plan.tester == "llm" and not self.context.options.get("model"):
-            what = ("is free-form: it is judged by a model" if purpose == "judge"
-                    else "is outside the step grammar: a model performs such steps")
-            self._end_case("skip", f"{where} {what}, and none is configured (--playtest-model)")
+            if purpose == "judge":
+                what = (f"is not confirmed offline ({why}): a model judges it" if why
+                        else "is free-form: it is judged by a model")
+                self._end_case("skip", f"{where} {what}, and none is configured (--playtest-model)")
+            else:
+                what = f"cannot be performed as written here ({why})" if why else "is outside the step grammar"
+                self._end_case("skip", f"{where} {what}: {_NO_MODEL}")
             return
         options = {key: value for key, value in self.context.options.items() if key != "scenario"}
+        begun = (" Part of it may be done already (the grammar began it): look at the screen before acting."
+                 if purpose == "step" and self.move_index > 0 else "")
         context = PolicyContext(strategy=self.context.strategy, goal=goal if purpose == "judge" else
-                                f"Perform this step of a test case, then finish with verdict pass: \"{goal}\". "
+                                f"Perform this step of a test case, then finish with verdict pass: \"{goal}\".{begun} "
                                 "If the app has nothing that lets you do it, finish with verdict fail and say why.",
                                 expectations=[], seed=self.context.seed, max_steps=budget,
                                 timeout=self.context.timeout, window=self.context.window, options=options,
                                 vocabulary=self.context.vocabulary)
+        self.moves, self.move_index, self.looking_since, self.repeat = None, 0, None, None
         self.delegate = _Delegate(make_policy(self.plan.tester, context), purpose, budget)
 
     def _delegated(self, observation: Observation) -> Decision | None:
@@ -316,57 +517,3 @@ class ScenarioPolicy(Policy):
             return Decision(Action.wait(0), note=reason, caption=f"c{number} ✕ judged by the tester")
         self._end_case("pass", finish.reason)
         return Decision(Action.wait(0), note=finish.reason, caption=f"c{number} ✓ judged by the tester")
-
-
-def _unmet(checks: Checks, observation: Observation) -> str | None:
-    """What of the expectation does not hold now (the first missing text, else the first false rule), or None.
-
-    Texts are looked for on the window's text (OCR, or the DOM's text on a web page), rules are judged on the
-    page's DOM facts; raises RuleError for a rule that does not parse or a selector the browser refuses."""
-    lines = [squash(line) for line in observation.text().splitlines()]
-    missing = [text for text in checks.texts if not any(squash(text) in line for line in lines)]
-    if missing:
-        return f'expected "{missing[0]}" on the window, it is not there'
-    if not checks.rules or observation.page is None:
-        return None
-    parsed = [rules.parse(source) for source in checks.rules]
-    facts = observation.page.facts(list(dict.fromkeys(query for rule in parsed for query in rule.queries)))
-    if facts is None:
-        return "the page did not answer a DOM read"
-    for rule in parsed:
-        if not rule.holds(facts):
-            return f"the rule `{rule.source}` does not hold ({rule.explain(facts)})"
-    return None
-
-
-def _find_label(observation: Observation, label: str, *, field: bool) -> tuple[int, int] | None:
-    """Where to click for ``label``: a button or field showing it, else its text (for a field: the entry
-    beside or below the text)."""
-    wanted = squash(label)
-    widgets = observation.widgets()
-    labelled = [w for w in widgets if w.kind in ("button", "field") and squash(w.text) == wanted]
-    if labelled and (not field or labelled[0].kind == "field"):
-        return labelled[0].center
-    boxes = [b for b in observation.text_boxes() if wanted in squash(b.text)]
-    if not boxes:
-        return None
-    best = min(boxes, key=lambda b: (squash(b.text) != wanted, len(b.text)))
-    box = _part_of(best.box, best.text, label)
-    if not field:
-        return box.center
-    fields = [w.box for w in widgets if w.kind == "field" and not w.box.contains(*box.center)]
-    beside = [f for f in fields if f.x >= box.right - 2 and f.y < box.bottom and f.bottom > box.y]
-    below = [f for f in fields if f.y >= box.bottom - 2 and f.x < box.right + 40 and f.right > box.x - 40]
-    for candidates in (beside, below):
-        if candidates:
-            return min(candidates, key=lambda f: abs(f.x - box.x) + abs(f.y - box.y)).center
-    return box.center  # a placeholder inside its own field, or a field the detector missed: click the text
-
-
-def _part_of(box: Box, text: str, label: str) -> Box:
-    """The part of a line's box that holds ``label`` (by character position: screen fonts are near even)."""
-    start = text.lower().find(label.lower())
-    if start < 0 or len(text) <= len(label):
-        return box
-    per_char = box.w / max(len(text), 1)
-    return Box(box.x + round(start * per_char), box.y, max(1, round(len(label) * per_char)), box.h)

@@ -3,13 +3,14 @@ outcomes settled with what the generic oracles saw."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..loop.spec import Defaults, RunResult, RunSpec
 from ..verdict import Finding, Verdict
-from .model import CaseOutcome, CaseStatus, Functionality, ScenarioFile
+from .model import CaseOutcome, Functionality, ScenarioFile
 from .policy import CasePlan
 
 if TYPE_CHECKING:
@@ -23,7 +24,10 @@ STEPS_PER_CASE = 60
 
 @dataclass
 class FunctionalityResult:
-    verdict: Verdict
+    """The runs of one Functionality (one; more when independent cases start again from a fresh launch) and
+    its cases' outcomes."""
+
+    verdicts: list[Verdict]
     outcomes: list[CaseOutcome]
 
 
@@ -43,17 +47,35 @@ def scenario_spec(scenario: ScenarioFile, defaults: Defaults, *, where: str, pla
 
 
 def play_functionality(runtime: Runtime, scenario: ScenarioFile, functionality: Functionality, *, artifacts: Path,
-                       where: str, config: Any = None) -> FunctionalityResult:
-    """Run the app once and perform the Functionality's cases in order; never raises for the app's faults."""
-    plan = CasePlan(functionality.cases, tester=scenario.tester)
-    spec = scenario_spec(scenario, runtime.settings, where=where, plan=plan)
-    result = runtime.play(spec, artifacts=artifacts, default_cwd=scenario.path.parent, config=config)
-    return FunctionalityResult(result.verdict, settle(plan, result))
+                       where: str, config: Any = None, login: Mapping[str, str] | None = None,
+                       independent: bool = False) -> FunctionalityResult:
+    """Run the app and perform the Functionality's cases in order; never raises for the app's faults.
+
+    Sequential cases share one run. Independent ones too, until a case does not pass: the cases after it are
+    played in a run of their own, from a fresh launch (its artifacts beside the first run's, ``…-case-N``).
+    """
+    result = FunctionalityResult([], [])
+    remaining = functionality.cases
+    while remaining:
+        plan = CasePlan(remaining, tester=scenario.tester, login=login, independent=independent)
+        spec = scenario_spec(scenario, runtime.settings, where=where, plan=plan)
+        folder = artifacts.with_name(f"{artifacts.name}-case-{remaining[0].number}") if result.verdicts else artifacts
+        run = runtime.play(spec, artifacts=folder, default_cwd=scenario.path.parent, config=config)
+        result.verdicts.append(run.verdict)
+        outcomes = settle(plan, run)
+        first_bad = next((i for i, o in enumerate(outcomes) if o.status != "pass"), len(outcomes))
+        if not independent or run.verdict.status == "error" or first_bad + 1 >= len(outcomes):
+            result.outcomes.extend(outcomes)
+            break
+        result.outcomes.extend(outcomes[:first_bad + 1])
+        remaining = remaining[first_bad + 1:]
+    return result
 
 
 def settle(plan: CasePlan, result: RunResult) -> list[CaseOutcome]:
     """Every case's outcome: as the policy left it, failed by the oracles' findings on its steps, and the
-    cases the run never reached as not performed."""
+    cases the run never reached: the first not performed (saying why the run ended), the ones after it
+    depending on it (or on an earlier case that did not pass)."""
     verdict = result.verdict
     outcomes = {outcome.case.number: outcome for outcome in plan.outcomes}
     for finding in verdict.findings:
@@ -64,10 +86,19 @@ def settle(plan: CasePlan, result: RunResult) -> list[CaseOutcome]:
         if outcome is not None and outcome.status in ("pass", "skip"):
             outcome.status, outcome.reason = "fail", _describe(finding)
     ended = _why_ended(verdict)
+    broken: int | None = None
     for case in plan.cases:
-        if case.number not in outcomes:
-            status: CaseStatus = "error" if verdict.status == "error" else "fail"
-            outcomes[case.number] = CaseOutcome(case, status, f"not performed: {ended}")
+        outcome = outcomes.get(case.number)
+        if outcome is None:
+            if verdict.status == "error":
+                outcome = CaseOutcome(case, "error", f"not performed: {ended}")
+            elif broken is not None:
+                outcome = CaseOutcome(case, "skip", f"depends on case {broken}, which did not pass")
+            else:
+                outcome = CaseOutcome(case, "fail", f"not performed: {ended}")
+            outcomes[case.number] = outcome
+        if outcome.status != "pass" and broken is None:
+            broken = case.number
     return [outcomes[case.number] for case in plan.cases]
 
 

@@ -82,11 +82,22 @@ def test_the_model_performs_a_free_form_step_and_judges_free_form_expectations(
 def test_without_a_model_those_cases_are_skipped_with_reasons(pytester: pytest.Pytester, project: Path) -> None:
     result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs")
 
+    # case 2 would run on the state case 1 was to leave: it is skipped as depending on it
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines([
         "levels.playtest.md: FC 0/2 = 0% (2 skipped)",
         '*case 1: skip: step 1 (line 6) "Raise the level by one with the keyboard." is outside the step grammar: '
-        "a model performs such steps, and none is configured (--playtest-model); case 2: skip: after step 1 "
-        '(line 9) "Press up.", expectation "The level reached five." is free-form: it is judged by a model, and '
-        "none is configured (--playtest-model)",
+        "a model performs such steps, and none is configured (--playtest-model); case 2: skip: depends on case 1, "
+        "which did not pass",
+    ])
+
+    # independent cases: case 2 runs from a fresh launch, and its free-form expectation needs the model
+    independent = SCENARIO.replace("timeout: 40\n", "timeout: 40\ncases: independent\n")
+    project.joinpath("levels.playtest.md").write_text(independent)
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs")
+
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines([
+        '*case 2: skip: after step 1 (line 10) "Press up.", expectation "The level reached five." is free-form: it '
+        "is judged by a model, and none is configured (--playtest-model)",
     ])

@@ -112,3 +112,41 @@ def test_a_rule_on_a_desktop_app_and_a_malformed_rule_are_failing_items_naming_t
     result.stdout.fnmatch_lines([
         f"*malformed scenario: {pytester.path / 'page.playtest.md'}:6: Expectation of case 1: rule \"#count == 'two\": "
         "cannot read the clause*"])
+
+
+def test_credentials_and_case_independence_are_checked_where_they_are_given(pytester: pytest.Pytester) -> None:
+    pytester.path.joinpath("toy.py").write_text("print('x')\n")
+    case = "#### Functionalities 1. X\n- **Step**: press up\n  **Expectation**: \"Count: 1\"\n"
+    pytester.path.joinpath("login.playtest.md").write_text(f"---\napp: toy.py\nlogin: alice\n---\n{case}")
+    pytester.path.joinpath("cases.playtest.md").write_text(f"---\napp: toy.py\ncases: shuffled\n---\n{case}")
+    pytester.path.joinpath("fine.playtest.md").write_text(
+        f"---\napp: toy.py\nlogin: {{username: alice, password: wonderland}}\ncases: independent\n---\n{case}")
+
+    result = pytester.runpytest("--playtest", "--collect-only", "-q", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["cases.playtest.md::line 3 (1)", "fine.playtest.md::Functionalities 1. X",
+                                 "login.playtest.md::line 3 (1)"])
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "-k", "line")
+    result.stdout.fnmatch_lines(["*login.playtest.md:3: login: must be a mapping of username, password, email*"])
+    result.stdout.fnmatch_lines(["*cases.playtest.md:3: cases must be one of sequential, independent, got 'shuffled'"])
+
+    # the ini's credentials are for files without a login: key, checked for each of them
+    result = pytester.runpytest("--playtest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                "-o", "playtest_scenario_login=username=alice", "fine.playtest.md")
+    result.stdout.fnmatch_lines(["fine.playtest.md::Functionalities 1. X"])
+    pytester.path.joinpath("TestCases_Notes.md").write_text(case)
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "-o", "playtest_scenario_login=username=alice",
+                                "-o", "playtest_scenario_apps=TestCases_*.md=toy.py", "TestCases_Notes.md")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*TestCases_Notes.md:1: --playtest-scenario-login / ini playtest_scenario_login: "
+                                 "password is missing"])
+
+
+def test_a_step_before_the_first_functionality_fails_alone(pytester: pytest.Pytester) -> None:
+    pytester.path.joinpath("toy.py").write_text("print('x')\n")
+    pytester.path.joinpath("stray.playtest.md").write_text(
+        "---\napp: toy.py\n---\n- **Step**: press up\n#### Functionalities 1. Good\n- **Step**: press up\n"
+        "  **Expectation**: \"Count: 1\"\n")
+
+    result = pytester.runpytest("--playtest", "--collect-only", "-q", "-p", "no:cacheprovider")
+
+    result.stdout.fnmatch_lines(["stray.playtest.md::line 4 (1)", "stray.playtest.md::Functionalities 1. Good"])

@@ -43,7 +43,7 @@ def test_the_fsd_bench_fixture_plays_with_per_case_outcomes_and_fc(pytester: pyt
     result.stdout.fnmatch_lines([
         "TestCases_Notes.md: FC 5/8 = 62% (1 failed, 2 skipped)",
         '*case 1: skip: step 1 (line 28) "Export all notes to a text file." is outside the step grammar*'
-        "none is configured (--playtest-model); case 2: skip: *free-form*",
+        "none is configured (--playtest-model); case 2: skip: depends on case 1, which did not pass",
     ])
     scenarios = json.loads((notes_project / "results.json").read_text())["scenarios"]
     assert scenarios["files"]["TestCases_Notes.md"] == {
