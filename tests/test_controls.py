@@ -68,6 +68,17 @@ def test_clicks_on_a_drawn_board_that_never_change_anything() -> None:
     assert controls.findings() == []
 
 
+def test_clicks_on_the_field_of_a_game_played_with_its_keys_are_not_judged() -> None:
+    """The code binds a click (a menu, a debug flag) but the game is played with its keys, which work."""
+    game = Vocabulary(keys=("left", "right"), buttons=("left",), sources=("game.py",))
+    controls = DeadControls(game)
+    for place in range(16):
+        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=False)
+    for key in game.keys:
+        tried(controls, Action.press(key), effect=True, moving=False, times=3)
+    assert controls.findings() == []
+
+
 def test_a_game_whose_things_appear_after_a_while_is_judged_against_chance_throughout() -> None:
     """A typing game looks still until its first letters fall: a letter appearing right after a key pressed
     then is chance, as it is later."""

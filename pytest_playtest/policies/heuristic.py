@@ -27,7 +27,7 @@ from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
-from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
+from .inputs import GAME_KEYS, HOLD_SECONDS, MOVEMENT_KEYS, InputCatalog
 from .pairs import Faces
 from .player import Player
 
@@ -47,6 +47,8 @@ REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still w
 DEPTH, ANIMATED_DEPTH = 12, 5
 #: repeats of an effective click or other pointer input (a digit button appends forever: no edge to reach)
 POINTER_DEPTH = 3
+#: in a game that moves by itself, times each movement key is pushed on to the field's edge, effect seen or not
+EDGE_PUSHES = 2
 SEQUENCE_CHANCE = 0.2  # share of free choices that replay a short sequence
 QUIT_AT = 0.85  # share of the step budget after which a quit key is tried, once
 NEW_SCREEN_GAIN = 2.0  # a picture never met before is worth this many new lines
@@ -123,6 +125,7 @@ class Memory:
     kind_stats: dict[str, InputStats] = field(default_factory=dict)  # what each kind of input did, pooled
     known: dict[str, Candidate] = field(default_factory=dict)  # the latest candidate of each name
     walked: set[str] = field(default_factory=set)  # inputs repeated to their edge once already
+    pushed: Counter[str] = field(default_factory=Counter)  # movement keys pushed to the edge of a moving game
     sequences: Sequences = field(default_factory=Sequences)
     seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
     disruptive: set[str] = field(default_factory=set)  # inputs that blanked or paused the app (undone, not again)
@@ -446,19 +449,32 @@ class HeuristicPolicy(Policy):
         self.now.streak = None
         # an animating app changes anyway: there only new code shows an effect (when it is measured)
         deep = attempt.lines > 0 if self.animating and self.context.coverage else effect
-        if not (deep and attempt.candidate.repeatable):
+        push = not deep and self._pushes_to_edge(attempt.candidate)
+        if not ((deep or push) and attempt.candidate.repeatable):
             return
         bound = ANIMATED_DEPTH if self.animating else DEPTH
         if attempt.candidate.kind != "press":
             bound = min(bound, POINTER_DEPTH)  # walking is done with keys; a button's third press is enough
         name = attempt.candidate.name
-        if name in self.memory.walked:
+        if name in self.memory.walked and not push:
             # the edge is known: mostly stop on the way this time (a side path, a junction), now and then
             # walk on to the edge again (from a new place, it may be another edge)
             bound = self.rng.choice((1, 2, 3, bound))
         self.memory.walked.add(name)
         if bound > 1:
             self.now.streak = Streak(attempt.candidate, bound, seen={attempt.state, attempt.after})
+
+    def _pushes_to_edge(self, candidate: Candidate) -> bool:
+        """Whether a movement key is pressed on to the edge of a moving game although no effect was seen: a
+        step's effect hides in the game's own motion, and off-by-one slips live at the field's edges, where a
+        tester runs the player into each wall."""
+        key = candidate.actions[0].key
+        if not self.animating or candidate.kind != "press" or key not in MOVEMENT_KEYS:
+            return False
+        if self.memory.pushed[candidate.name] >= EDGE_PUSHES:
+            return False
+        self.memory.pushed[candidate.name] += 1
+        return True
 
     # -- screens ----------------------------------------------------------------------------------------------
     def _screen(self, observation: Observation) -> ScreenMemory:
