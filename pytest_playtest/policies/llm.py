@@ -12,7 +12,7 @@ without a usable tool call is first read with the text grammar (``click(x=.., y=
 a correction and asked again, a bounded number of times.
 
 Options (``PolicyContext.options``): ``model`` (required), ``base_url``, ``image_long_side``,
-``image_tiles``, ``image_format``, ``prompts_dir``, ``history``, ``request_timeout``, ``max_attempts``,
+``image_tiles``, ``image_format``, ``tools``, ``prompts_dir``, ``history``, ``request_timeout``, ``max_attempts``,
 ``max_corrections``, ``retry_delay``, ``retry_delay_max``; see ``LLMOptions``. The API key comes from
 ``OPENAI_API_KEY`` only and is handed to the client, never kept in options, notes, errors or reprs.
 """
@@ -138,6 +138,19 @@ TOOLS: list[ChatCompletionToolParam] = [{
                        "required": ["kind"]},
     },
 }]
+#: One tool per kind (``tools="kinds"``), for models and servers that expect ``click{x, y}``: the same fields
+#: and descriptions, about 2.5 times the characters of ``act``.
+KIND_TOOLS: list[ChatCompletionToolParam] = [{
+    "type": "function",
+    "function": {
+        "name": kind,
+        "description": kind_spec.description,
+        "parameters": {"type": "object",
+                       "properties": {spec.argument: _json_schema(spec) for spec in kind_spec.fields},
+                       "required": [spec.argument for spec in kind_spec.fields if spec.required]},
+    },
+} for kind, kind_spec in SCHEMA.items()]
+TOOL_SETS = {"act": TOOLS, "kinds": KIND_TOOLS}
 
 
 # -- options ----------------------------------------------------------------------------------------------
@@ -153,6 +166,8 @@ class LLMOptions:
     #: 1024x768 window as 682x512, 425 tokens instead of 765
     image_tiles: int = 2
     image_format: str = "png"
+    #: the tools offered (TOOL_SETS): "act", one tool for every input, or "kinds", one tool per kind
+    tools: str = "act"
     prompts_dir: Path | None = None
     #: recent steps listed one a line; the older ones are summed up in one
     history: int = 5
@@ -177,6 +192,9 @@ class LLMOptions:
             image_format = "jpeg"
         if image_format not in ("png", "jpeg"):
             raise PolicyError(f"llm option image_format must be 'png' or 'jpeg', not {image_format!r}")
+        tools = str(options.get("tools", cls.tools))
+        if tools not in TOOL_SETS:
+            raise PolicyError(f"llm option tools must be {' or '.join(map(repr, TOOL_SETS))}, not {tools!r}")
         prompts_dir = options.get("prompts_dir")
         if prompts_dir is not None:
             prompts_dir = Path(prompts_dir)
@@ -189,6 +207,7 @@ class LLMOptions:
             image_long_side=_number(options, "image_long_side", cls.image_long_side, int, minimum=32),
             image_tiles=_number(options, "image_tiles", cls.image_tiles, int, minimum=1),
             image_format=image_format,
+            tools=tools,
             prompts_dir=prompts_dir,
             history=_number(options, "history", cls.history, int, minimum=0),
             request_timeout=_number(options, "request_timeout", cls.request_timeout, float, minimum=0.01),
@@ -380,7 +399,7 @@ class LLMPolicy(Policy):
         problems: list[str] = []
         attempts = 1 + self.options.max_corrections
         for _ in range(attempts):
-            response = self._chat.complete(messages, tools=TOOLS)
+            response = self._chat.complete(messages, tools=TOOL_SETS[self.options.tools])
             usage = Usage.of(response)
             spent += usage
             self.tokens += usage.tokens
@@ -462,7 +481,7 @@ class LLMPolicy(Policy):
                        for call in message.tool_calls]
         retry: ChatCompletionUserMessageParam = {"role": "user", "content": (
             f"Your reply gave no usable action: {problem}. Look at the screenshot again and answer with "
-            f"exactly one call of the {ACT_TOOL} tool. Coordinates are pixels of the screenshot.")}
+            "exactly one tool call. Coordinates are pixels of the screenshot.")}
         return [echo, *answers, retry]
 
     def _note(self, message: ChatCompletionMessage, problems: list[str], from_text: bool) -> str:
@@ -516,7 +535,8 @@ def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
     function = getattr(call, "function", None)
     name = str(getattr(function, "name", None) or getattr(getattr(call, "custom", None), "name", "?"))
     if function is None or (name != ACT_TOOL and kind_of(name) is None):
-        raise _Unusable(f"there is no tool named {name!r}; the tool is {ACT_TOOL}")
+        raise _Unusable(f"there is no tool named {name!r}; the tools are {ACT_TOOL} and the kinds "
+                        f"{', '.join(ACTION_KINDS)}")
     try:
         arguments = json.loads(function.arguments or "{}")
     except json.JSONDecodeError as exc:

@@ -86,6 +86,17 @@ def test_the_tool_offers_exactly_the_action_kinds():
     assert sorted(tool["function"]["parameters"]["properties"]["kind"]["enum"]) == sorted(ACTION_KINDS)
 
 
+def test_tools_kinds_offers_one_tool_per_kind(openai_server, make_policy, make_observation):
+    openai_server.add(("drag", {"x1": 10, "y1": 10, "x2": 300, "y2": 200}))
+
+    decision = make_policy(tools="kinds", image_tiles=4).decide(make_observation(2048, 1536))
+
+    tools = openai_server.bodies()[0]["tools"]
+    assert [tool["function"]["name"] for tool in tools] == list(ACTION_KINDS)
+    assert tools[3]["function"]["parameters"]["required"] == ["x1", "y1", "x2", "y2"]
+    assert decision.action == Action.drag(20, 20, 600, 400)
+
+
 @pytest.mark.parametrize(("fields", "expected"), [
     ({"kind": "click", "x": 100, "y": 50}, Action.click(200, 100)),
     ({"kind": "drag", "x": 10, "y": 10, "x2": 300, "y2": 200}, Action.drag(20, 20, 600, 400)),
@@ -378,6 +389,7 @@ def test_missing_model_is_a_clear_error(make_policy):
     ({"history": "many"}, "history must be a number"),
     ({"max_attempts": 0}, "max_attempts must be at least 1"),
     ({"prompts_dir": "/no/such/folder"}, "is not a folder"),
+    ({"tools": "many"}, "tools must be 'act' or 'kinds'"),
 ])
 def test_bad_options_are_named(make_policy, options, message):
     with pytest.raises(PolicyError, match=message):
