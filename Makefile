@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TALLY := sample_projects/web_tally
 ESBUILD := $(TALLY)/node_modules/.bin/esbuild
 
-.PHONY: setup system-packages demo test bench bench-detection lint clean
+.PHONY: setup system-packages demo test bench bench-detection bench-llm lint clean
 
 setup: system-packages $(STAMP) $(ESBUILD)
 
@@ -60,6 +60,10 @@ bench: setup
 
 bench-detection: setup
 	$(BIN)/python benchmarks/detection/run.py
+
+# what the LLM tester sends per step (loopback endpoint: no model, no network), about a minute
+bench-llm: setup
+	$(BIN)/python benchmarks/llm/run.py --price input=2.5,cached=1.25,output=10
 
 lint: setup
 	$(BIN)/ruff check .

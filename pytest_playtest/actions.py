@@ -3,7 +3,7 @@
 Coordinates are always relative to the app window's top-left corner (client area).
 
 ``SCHEMA`` describes every action kind once: its fields in order, with type, bounds and meaning.
-``Action.validate``, the positional text grammar (``click(10, 20)``) and the LLM tools are derived from it.
+``Action.validate``, the positional text grammar (``click(10, 20)``) and the LLM tester's tool are derived from it.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ MAX_SCROLL = 20
 #: X11 coordinates are 16-bit and no real window is wider than 16K pixels; anything beyond is a unit mix-up.
 #: This is only a sanity bound: the executor checks the actual window.
 MAX_COORDINATE = 16383
+#: The fields that are points on the window. A model is told their true bound, the size of the screenshot it
+#: is sent, with that screenshot; the tools leave the sanity bound out.
+COORDINATE_FIELDS = frozenset({"x", "y", "x2", "y2"})
 #: Characters per type_text: they are typed one key press at a time, so 500 take about two seconds.
 MAX_TEXT = 500
 #: Keys per hotkey: four covers every real chord (ctrl+alt+shift+t).
@@ -59,7 +62,7 @@ class FieldSpec:
 
     name: str
     type: FieldType
-    #: one line for the model; it sees the screenshot, so coordinates are described in its pixels
+    #: a few words for the model where the name and the kind's description do not say it all ("" for none)
     description: str
     #: inclusive bounds: of the value for numbers, of the length for strings, of the count for keys
     low: float = 0
@@ -84,59 +87,45 @@ class KindSpec:
     fields: tuple[FieldSpec, ...]
 
 
-def _coordinate(name: str, description: str, alias: str | None = None) -> FieldSpec:
-    return FieldSpec(name, "integer", description, 0, MAX_COORDINATE, alias=alias)
+def _coordinate(name: str, alias: str | None = None) -> FieldSpec:
+    return FieldSpec(name, "integer", "", 0, MAX_COORDINATE, alias=alias)
 
 
-def _seconds(description: str) -> FieldSpec:
-    return FieldSpec("seconds", "number", description, 0, MAX_WAIT_SECONDS)
+def _key(description: str) -> FieldSpec:
+    return FieldSpec("key", "string", description, 1, MAX_KEY_NAME)
 
 
-_X = _coordinate("x", "x in pixels of the screenshot, from its left edge")
-_Y = _coordinate("y", "y in pixels of the screenshot, from its top edge")
-#: A key name; hotkey's keys are a list of these.
-KEY_FIELD = FieldSpec(
-    "key", "string", "a key name: a character, or enter, space, tab, esc, backspace, delete, left, right, up, "
-    "down, home, end, pageup, pagedown, f1..f12", 1, MAX_KEY_NAME)
+_SECONDS = FieldSpec("seconds", "number", "", 0, MAX_WAIT_SECONDS)
+_AT = (_coordinate("x"), _coordinate("y"))
+#: A key name, and the names a model may use, said once (press); hold's key and hotkey's keys are the same.
+KEY_FIELD = _key("a character, or enter, space, tab, esc, backspace, delete, left, right, up, down, home, end, "
+                 "pageup, pagedown, f1..f12")
 
+# The descriptions are what a model reads in every request (the LLM tester's one tool): a few words each.
 SCHEMA: Mapping[ActionKind, KindSpec] = MappingProxyType({
-    "click": KindSpec("Left-click at a point.", (_X, _Y)),
-    "double_click": KindSpec("Double-click at a point.", (_X, _Y)),
-    "right_click": KindSpec("Right-click at a point.", (_X, _Y)),
-    "drag": KindSpec("Press the left button at (x1, y1), move to (x2, y2) and release.", (
-        _coordinate("x", "start x in pixels of the screenshot", alias="x1"),
-        _coordinate("y", "start y in pixels of the screenshot", alias="y1"),
-        _coordinate("x2", "end x in pixels of the screenshot"),
-        _coordinate("y2", "end y in pixels of the screenshot"),
+    "click": KindSpec("left-click", _AT),
+    "double_click": KindSpec("double-click", _AT),
+    "right_click": KindSpec("right-click", _AT),
+    "drag": KindSpec("drag with the left button from (x, y) to (x2, y2)", (
+        _coordinate("x", alias="x1"), _coordinate("y", alias="y1"), _coordinate("x2"), _coordinate("y2"),
     )),
-    "move": KindSpec("Move the pointer to a point without pressing a button (games steered by the mouse).",
-                     (_X, _Y)),
-    "type_text": KindSpec("Type text into the focused widget.", (
-        FieldSpec("text", "string", "the text to type", 1, MAX_TEXT),
+    "move": KindSpec("move the pointer, no button (mouse-steered games)", _AT),
+    "type_text": KindSpec("type into the focused field", (FieldSpec("text", "string", "", 1, MAX_TEXT),)),
+    "press": KindSpec("press a key", (KEY_FIELD, FieldSpec("times", "integer", "", 1, MAX_REPEAT, required=False))),
+    "hotkey": KindSpec("press a combination", (
+        FieldSpec("keys", "keys", "modifiers first: [ctrl, s]", 1, MAX_HOTKEY_KEYS),
     )),
-    "press": KindSpec("Press and release one key, optionally several times.", (
-        KEY_FIELD,
-        FieldSpec("times", "integer", "how many times to press it", 1, MAX_REPEAT, required=False),
+    "hold": KindSpec("hold a key down (movement in games)", (_key(""), _SECONDS)),
+    "scroll": KindSpec("turn the wheel at a point, amount notches", (
+        *_AT,
+        FieldSpec("direction", "string", "", choices=get_args(Direction)),
+        FieldSpec("amount", "integer", "", 1, MAX_SCROLL, required=False),
     )),
-    "hotkey": KindSpec("Press a key combination, e.g. ctrl+s.", (
-        FieldSpec("keys", "keys", "the keys, modifiers first; held down in order, released in reverse", 1,
-                  MAX_HOTKEY_KEYS),
+    "wait": KindSpec("wait, then look again", (_SECONDS,)),
+    "finish": KindSpec("end the test", (
+        FieldSpec("verdict", "string", "", choices=get_args(FinishVerdict)),
+        FieldSpec("reason", "string", "what was checked, or what went wrong and where", 0, MAX_REASON),
     )),
-    "hold": KindSpec("Hold a key down for some seconds (movement in games).", (
-        KEY_FIELD, _seconds("how long to hold it down, in seconds"),
-    )),
-    "scroll": KindSpec("Scroll the mouse wheel at a point.", (
-        _X, _Y,
-        FieldSpec("direction", "string", "which way to scroll", choices=get_args(Direction)),
-        FieldSpec("amount", "integer", "how many wheel notches", 1, MAX_SCROLL, required=False),
-    )),
-    "wait": KindSpec("Do nothing for some seconds and look again.", (_seconds("how long to wait, in seconds"),)),
-    "finish": KindSpec(
-        "End the test: pass when the goal is reached and everything behaved correctly, fail as soon as a "
-        "fault or logic violation was seen.", (
-            FieldSpec("verdict", "string", "pass or fail", choices=get_args(FinishVerdict)),
-            FieldSpec("reason", "string", "what was checked, or what went wrong and where", 0, MAX_REASON),
-        )),
 })
 
 
@@ -337,6 +326,12 @@ def _either(choices: tuple[str, ...]) -> str:
 
 _ALIASES = {"type": "type_text", "key": "press", "keypress": "press", "left_click": "click",
             "doubleclick": "double_click", "rightclick": "right_click", "sleep": "wait", "done": "finish"}
+
+
+def kind_of(name: str) -> ActionKind | None:
+    """The action kind a call's name means (a kind, or a common alias such as ``left_click``), or None."""
+    kind = _ALIASES.get(name, name)
+    return kind if _is_kind(kind) else None
 
 
 def from_call(name: str, args: Mapping[str, Any]) -> Action:

@@ -15,6 +15,7 @@ import pytest
 
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
+from .usage import TokenPrice
 
 if TYPE_CHECKING:
     from .pipeline import Runtime
@@ -61,6 +62,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-repair",
            "benchmark: repair rounds a sample that fails a stage gets (asks --playtest-model for new code)", "0"),
     Option("--playtest-prompts", "a folder whose files replace the packaged prompts (tester and repair)", None),
+    Option("--playtest-token-price",
+           "dollars per million model tokens, for a cost estimate: input=2.5,cached=1.25,output=10 (or one number "
+           "for all; cached and output default to input)", None),
     Option("--playtest-scenario-apps",
            "the app of each scenario file without front matter: PATTERN=APP entries (a glob of the file's name "
            "or path, a .py path or command line from the rootdir), one per line or ;-separated", None),
@@ -145,6 +149,8 @@ class Settings:
     #: the sandbox mode asked for (None: each kind of playtest uses its own default)
     sandbox: str | None = None
     sandbox_limits: str | None = None
+    #: what a million model tokens cost, for the estimate in the summary and the benchmark results
+    token_price: TokenPrice | None = None
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
@@ -169,6 +175,7 @@ class Settings:
             sandbox=_checked(config, "playtest_sandbox", _sandbox_mode),
             # checked where it is parsed (loop.spec), which names the option in the error
             sandbox_limits=setting(config, "playtest_sandbox_limits") or None,
+            token_price=_checked(config, "playtest_token_price", _token_price),
         )
 
 
@@ -196,6 +203,10 @@ def _screenshot_mode(raw: Any) -> ScreenshotMode:
         if raw == mode:
             return mode
     raise ValueError(f"must be one of {', '.join(SCREENSHOT_MODES)}, got {raw!r}")
+
+
+def _token_price(raw: Any) -> TokenPrice | None:
+    return TokenPrice.parse(raw) if raw else None
 
 
 def _sandbox_mode(raw: Any) -> str | None:

@@ -30,6 +30,9 @@ class Step:
     changed_box: tuple[int, int, int, int] | None = None
     text: str = ""
     tokens: int = 0
+    #: of ``tokens``, the prompt's, and of those the cached ones (``Verdict.cached_tokens``)
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
     started: float = 0.0
     duration: float = 0.0
     note: str = ""

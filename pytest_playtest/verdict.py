@@ -126,7 +126,12 @@ class Verdict:
     status: Status
     findings: list[Finding] = field(default_factory=list)
     steps: int = 0
+    #: model tokens, prompt + completion, as the endpoint reported them
     tokens: int = 0
+    #: of ``tokens``, the prompt's; of those, the ones the endpoint served from its prompt cache
+    #: (``usage.prompt_tokens_details.cached_tokens``; 0 when it does not say)
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
     artifacts: Path | None = None
     policy: str = ""
     duration: float = 0.0
@@ -171,6 +176,8 @@ class Verdict:
                 lines.append(f"      screenshot: {finding.screenshot}")
         lines.extend(f"  note: {note}" for note in self.notes)
         facts = [f"{self.duration:.1f}s"] + ([f"{self.tokens} model tokens"] if self.tokens else [])
+        if self.cached_tokens:
+            facts[-1] += f" ({self.cached_tokens} of the prompt's {self.prompt_tokens} cached)"
         if self.exit_code is not None:
             facts.append(f"exit code {self.exit_code}")
         lines.append(f"  took {', '.join(facts)}")
@@ -198,6 +205,8 @@ class Verdict:
             findings=[Finding.from_dict(f) for f in data.get("findings", [])],
             steps=data.get("steps", 0),
             tokens=data.get("tokens", 0),
+            prompt_tokens=data.get("prompt_tokens", 0),
+            cached_tokens=data.get("cached_tokens", 0),
             artifacts=Path(data["artifacts"]) if data.get("artifacts") else None,
             policy=data.get("policy", ""),
             duration=data.get("duration", 0.0),

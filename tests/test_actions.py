@@ -1,7 +1,8 @@
-"""The action schema and what is derived from it: validation, the text grammar and the LLM tools (no display)."""
+"""The action schema and what is derived from it: validation, the text grammar, the LLM tester's tool (no display)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, get_args
 
 import pytest
@@ -25,7 +26,7 @@ from pytest_playtest.actions import (
     from_call,
     parse_text,
 )
-from pytest_playtest.policies.llm import TOOL_NAMES, TOOLS
+from pytest_playtest.policies.llm import ACT_TOOL, TOOLS
 
 #: One action of every kind, with every field away from its default.
 EXAMPLES: dict[str, Action] = {
@@ -201,59 +202,61 @@ def test_bad_values_are_refused_with_a_clear_error(build, message):
     assert str(caught.value).startswith(message)
 
 
-# -- the LLM tools -------------------------------------------------------------------------------------------
-def _parameters(kind: str) -> dict[str, Any]:
-    return next(t["function"]["parameters"] for t in TOOLS if t["function"]["name"] == kind)
-
-
+# -- the LLM tester's tool -----------------------------------------------------------------------------------
 def _attribute(kind: str, argument: str) -> str:
     return next(spec.name for spec in SCHEMA[kind].fields if spec.argument == argument)
 
 
-def test_the_tools_are_the_schemas_kinds_with_its_fields():
-    assert TOOL_NAMES == ACTION_KINDS
-    for kind, spec in SCHEMA.items():
-        parameters = _parameters(kind)
-        assert list(parameters["properties"]) == [field.argument for field in spec.fields]
-        assert parameters["required"] == [field.argument for field in spec.fields if field.required]
-        assert parameters["additionalProperties"] is False
-    assert list(_parameters("drag")["properties"]) == ["x1", "y1", "x2", "y2"]
-    assert _parameters("finish")["required"] == ["verdict", "reason"]
-    assert _parameters("press")["required"] == ["key"]
+def _tool() -> dict[str, Any]:
+    (tool,) = TOOLS
+    return tool["function"]
+
+
+def _properties() -> dict[str, Any]:
+    return _tool()["parameters"]["properties"]
+
+
+def test_the_tool_is_the_schema_said_once():
+    """One tool: the kind and every field of every kind once; its description lists each kind with its fields."""
+    tool = _tool()
+    assert tool["name"] == ACT_TOOL
+    assert tool["parameters"]["required"] == ["kind"]
+    assert _properties()["kind"]["enum"] == list(ACTION_KINDS)
+    fields = {spec.name for kind_spec in SCHEMA.values() for spec in kind_spec.fields}
+    assert set(_properties()) == {"kind"} | fields
+    lines = tool["description"].splitlines()[1:]
+    assert [line.split("(", 1)[0] for line in lines] == list(ACTION_KINDS)
+    assert "drag(x, y, x2, y2): " in tool["description"] and "press(key, times=1): " in tool["description"]
+    assert json.dumps(TOOLS).count("pagedown") == 1, "the key names are said once"
 
 
 def test_the_tools_json_schema_bounds_are_the_constants():
-    assert _parameters("click")["properties"]["x"] | {"description": ""} == {
-        "type": "integer", "minimum": 0, "maximum": MAX_COORDINATE, "description": ""}
-    assert _parameters("drag")["properties"]["y2"]["maximum"] == MAX_COORDINATE
-    press = _parameters("press")["properties"]
-    assert (press["times"]["minimum"], press["times"]["maximum"], press["times"]["default"]) == (1, MAX_REPEAT, 1)
-    assert (press["key"]["minLength"], press["key"]["maxLength"]) == (1, MAX_KEY_NAME)
-    scroll = _parameters("scroll")["properties"]
-    assert (scroll["amount"]["minimum"], scroll["amount"]["maximum"]) == (1, MAX_SCROLL)
-    assert scroll["direction"]["enum"] == ["up", "down", "left", "right"]
-    for kind in ("hold", "wait"):
-        seconds = _parameters(kind)["properties"]["seconds"]
-        assert (seconds["type"], seconds["minimum"], seconds["maximum"]) == ("number", 0, MAX_WAIT_SECONDS)
-    assert _parameters("type_text")["properties"]["text"]["maxLength"] == MAX_TEXT
-    keys = _parameters("hotkey")["properties"]["keys"]
+    properties = _properties()
+    for coordinate in ("x", "y", "x2", "y2"):
+        assert properties[coordinate] == {"type": "integer"}, "the screenshot's size bounds a point"
+    assert (properties["times"]["minimum"], properties["times"]["maximum"]) == (1, MAX_REPEAT)
+    assert (properties["amount"]["minimum"], properties["amount"]["maximum"]) == (1, MAX_SCROLL)
+    assert properties["direction"]["enum"] == ["up", "down", "left", "right"]
+    assert (properties["seconds"]["type"], properties["seconds"]["minimum"], properties["seconds"]["maximum"]) == (
+        "number", 0, MAX_WAIT_SECONDS)
+    keys = properties["keys"]
     assert (keys["type"], keys["minItems"], keys["maxItems"]) == ("array", 1, MAX_HOTKEY_KEYS)
-    assert keys["items"]["maxLength"] == MAX_KEY_NAME
-    finish = _parameters("finish")["properties"]
-    assert finish["verdict"]["enum"] == ["pass", "fail"]
-    assert finish["reason"]["maxLength"] == MAX_REASON
+    assert properties["verdict"]["enum"] == ["pass", "fail"]
+    for text in ("text", "key", "reason"):
+        assert properties[text]["type"] == "string"
 
 
 @pytest.mark.parametrize("kind", ACTION_KINDS)
 def test_a_call_at_each_json_maximum_is_valid_and_one_more_is_not(kind):
     """The bounds the model is shown are exactly the ones validation applies."""
     base = BASE.get(kind, BASE["click"])
-    for argument, schema in _parameters(kind)["properties"].items():
+    for spec in SCHEMA[kind].fields:
+        schema = _properties()[spec.name]
         if "maximum" not in schema:
             continue
-        from_call(kind, {**base, argument: schema["maximum"]})
-        with pytest.raises(ActionError, match=f"^{kind}: {argument} must be within"):
-            from_call(kind, {**base, argument: schema["maximum"] + 1})
+        from_call(kind, {**base, spec.argument: schema["maximum"]})
+        with pytest.raises(ActionError, match=f"^{kind}: {spec.argument} must be within"):
+            from_call(kind, {**base, spec.argument: schema["maximum"] + 1})
 
 
 def test_the_llm_policy_tells_the_model_why_a_written_action_was_refused():

@@ -61,6 +61,13 @@ def test_bad_option_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--playtest-size*WIDTHxHEIGHT*"])
 
 
+def test_a_bad_token_price_is_a_usage_error_naming_the_option(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_x(): pass")
+    result = pytester.runpytest("--playtest", "--playtest-token-price", "input=cheap")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--playtest-token-price / ini playtest_token_price: input must be a number*"])
+
+
 def test_ini_twin_enables_and_configures(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nplaytest = true\nplaytest_max_steps = 7\n")
     pytester.makepyfile(
@@ -99,7 +106,7 @@ def test_importing_the_plugin_loads_none_of_the_machinery() -> None:
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["pytest_playtest.config", "pytest_playtest.files", "pytest_playtest.geometry",
-                                     "pytest_playtest.hookspecs", "pytest_playtest.plugin"]
+                                     "pytest_playtest.hookspecs", "pytest_playtest.plugin", "pytest_playtest.usage"]
 
 
 def test_playtest_is_exported_for_annotations() -> None:

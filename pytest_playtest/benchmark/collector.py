@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 PROPERTY = "playtest_benchmark"
 #: What an xdist worker tells the controller about its collection (in ``workeroutput``): the suites and the deal.
 COLLECTED = "playtest_benchmark_collected"
+#: The LLM tester's tokens a play stage reports (the verdict's tokens, prompt_tokens and cached_tokens).
+TESTER_TOKENS = ("tester_tokens", "tester_prompt_tokens", "tester_cached_tokens")
 EXEC_WINDOW_TIMEOUT = 5.0
 # After the window shows, watch a little longer: many startup crashes happen on the first frame.
 EXEC_SETTLE = 1.0
@@ -191,12 +193,13 @@ class BenchmarkPlugin:
         stages = self.outcomes.setdefault(key, {})
         self.task_info.setdefault((props["suite"], props["task_id"]), {
             "language": props["language"], "category": props["category"], "sample_tokens": {},
-            "tester_tokens": {}, "coverage": {},
+            **{name: {} for name in TESTER_TOKENS}, "coverage": {},
         })
         info = self.task_info[(props["suite"], props["task_id"])]
         info["sample_tokens"][props["sample"]] = props.get("tokens") or 0
-        if props.get("tester_tokens"):
-            info["tester_tokens"][props["sample"]] = props["tester_tokens"]
+        for name in TESTER_TOKENS:
+            if props.get(name):
+                info[name][props["sample"]] = props[name]
         if props.get("coverage") is not None:
             info["coverage"][props["sample"]] = props["coverage"]
         if props.get("repair") is not None:
@@ -233,10 +236,12 @@ class BenchmarkPlugin:
                 language=info["language"], category=info["category"], n=len(samples),
                 exec=counts["exec"], pass_=counts["pass"], play=counts["play"],
                 sample_tokens=sum(info["sample_tokens"].values()),
-                tester_tokens=sum(info["tester_tokens"].values()),
+                **{name: sum(info[name].values()) for name in TESTER_TOKENS},
                 coverage=_mean(list(info["coverage"].values())),
             ))
-        results = compute_metrics("+".join(suites), outcomes, ks)
+        runtime = self.config.stash.get(RUNTIME_KEY, None)
+        price = runtime.settings.token_price if runtime is not None else None
+        results = compute_metrics("+".join(suites), outcomes, ks, price)
         if self.shard is not None:
             results["shard"] = self.shard
             if not self.shard["tasks"] and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
@@ -561,7 +566,9 @@ class StageItem(pytest.Item):
         result = self._playthrough(repo, artifacts_dir(runtime.settings.output, self.nodeid))
         self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
         if result.verdict.tokens:
-            self.properties["tester_tokens"] = result.verdict.tokens
+            self.properties |= {"tester_tokens": result.verdict.tokens,
+                                "tester_prompt_tokens": result.verdict.prompt_tokens,
+                                "tester_cached_tokens": result.verdict.cached_tokens}
         coverage = result.verdict.coverage
         if coverage is not None and coverage.lines_total:
             self.properties["coverage"] = coverage.lines_hit / coverage.lines_total

@@ -24,6 +24,7 @@ from pytest_playtest.benchmark.metrics import (
     compute_metrics,
     format_table,
     outcomes_from_results,
+    price_of,
     write_results,
 )
 from pytest_playtest.benchmark.timing import format_timing, merge_timings
@@ -165,7 +166,7 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
         info = first["task_info"][task_id]
         token_means = {
             key: sum(result["task_info"][task_id].get(key, 0) for result in results) / len(results)
-            for key in ("tokens", "sample_tokens", "tester_tokens")
+            for key in ("tokens", "sample_tokens", "tester_tokens", "tester_prompt_tokens", "tester_cached_tokens")
         }
         return {"language": info["language"], "category": info["category"], **token_means}
 
@@ -183,9 +184,20 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
         "tokens": tokens,
         "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
         "task_info": {task_id: task_info(task_id) for task_id in first["task_info"]},
+        **_mean_tester(results),
         "interval": interval,
         "runs": len(results),
     }
+
+
+def _mean_tester(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The LLM tester's token counts and cost, each the mean over runs (priced as the first run was)."""
+    first = results[0].get("tester")
+    if not first:
+        return {}
+    tester = {key: _mean([result.get("tester", {}).get(key) for result in results])[0]
+              for key in first if key != "price"}
+    return {"tester": tester | ({"price": first["price"]} if "price" in first else {})}
 
 
 def _pooled(counts: list[Mapping[str, Any]]) -> dict[str, Any]:
@@ -240,7 +252,7 @@ def merge_results(
     else:
         _check_deal(results, labels)
         outcomes = [outcome for result in results for outcome in outcomes_from_results(result)]
-        merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"])
+        merged = compute_metrics(results[0]["suite"], outcomes, results[0]["k"], price_of(results[0]))
         merged["shards"] = len(results)
     # a shard that holds no task ran no sample: it has no timing, and takes nothing from the others'
     timing = merge_timings([result.get("timing") for result in results if result["tasks"]], mode)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from ..usage import TokenPrice
 
 STAGES: tuple[str, ...] = ("exec", "pass", "play")
 
@@ -42,7 +44,8 @@ class TaskOutcome:
     """How the ``n`` samples of one task fared: how many reached each stage, and the tokens spent.
 
     ``sample_tokens`` is what generating the samples cost, ``tester_tokens`` what the LLM tester spent
-    playing them; unknown counts are taken as 0.
+    playing them (``tester_prompt_tokens`` of it on prompts, ``tester_cached_tokens`` of those served from the
+    endpoint's prompt cache); unknown counts are taken as 0.
     """
 
     task_id: str
@@ -54,6 +57,8 @@ class TaskOutcome:
     play: int
     sample_tokens: int = 0
     tester_tokens: int = 0
+    tester_prompt_tokens: int = 0
+    tester_cached_tokens: int = 0
     #: mean share of the app's lines its play stages reached (None: coverage was not measured)
     coverage: float | None = None
 
@@ -111,7 +116,8 @@ def _grouped(outcomes: list[TaskOutcome], key: str, ks: list[int]) -> dict[str, 
     return {name: _group_metrics(members, ks) for name, members in sorted(groups.items())}
 
 
-def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[int]) -> dict[str, Any]:
+def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[int],
+                    price: TokenPrice | None = None) -> dict[str, Any]:
     """The results of a run, as written to ``--playtest-results``.
 
     Metrics are computed per k in ``ks``, averaged over the tasks that have at least k samples (a task
@@ -121,8 +127,10 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
     efficiency by 100 to compare with the paper's Table 4, which uses percentages (the table does).
 
     Keys: ``suite``, ``n`` (largest sample count of a task), ``k``, ``metrics``, ``by_language``,
-    ``by_category``, ``tasks`` (per-task counts), ``tokens`` (total), ``efficiency``, and ``task_info``
-    (per-task language, category and tokens, so that shards of a run can be merged and recomputed).
+    ``by_category``, ``tasks`` (per-task counts), ``tokens`` (total), ``efficiency``, ``task_info``
+    (per-task language, category and tokens, so that shards of a run can be merged and recomputed) and
+    ``tester``: the LLM tester's ``tokens``, ``prompt_tokens`` and ``cached_tokens``, with ``price`` and
+    ``cost_usd`` (an estimate of what the tester's tokens cost) when a price is given.
     """
     outcomes = list(outcomes)
     ks = _normalise_ks(ks)
@@ -160,10 +168,30 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
                 "tokens": outcome.tokens,
                 "sample_tokens": outcome.sample_tokens,
                 "tester_tokens": outcome.tester_tokens,
+                "tester_prompt_tokens": outcome.tester_prompt_tokens,
+                "tester_cached_tokens": outcome.tester_cached_tokens,
             }
             for outcome in outcomes
         },
+        "tester": tester_usage(outcomes, price),
     }
+
+
+def tester_usage(outcomes: list[TaskOutcome], price: TokenPrice | None) -> dict[str, Any]:
+    """The LLM tester's tokens over ``outcomes``; with a price, what they cost (in US dollars)."""
+    tokens = sum(outcome.tester_tokens for outcome in outcomes)
+    prompt = sum(outcome.tester_prompt_tokens for outcome in outcomes)
+    cached = sum(outcome.tester_cached_tokens for outcome in outcomes)
+    usage: dict[str, Any] = {"tokens": tokens, "prompt_tokens": prompt, "cached_tokens": cached}
+    if price is not None:
+        usage |= {"price": asdict(price), "cost_usd": price.cost(prompt, cached, tokens - prompt)}
+    return usage
+
+
+def price_of(results: Mapping[str, Any]) -> TokenPrice | None:
+    """The price a results dict's tester cost was estimated with, if any."""
+    price = results.get("tester", {}).get("price")
+    return TokenPrice(**price) if price else None
 
 
 def _mean_coverage(outcomes: list[TaskOutcome]) -> float | None:
@@ -188,6 +216,8 @@ def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
                 play=counts["play"],
                 sample_tokens=info.get("sample_tokens", info["tokens"]),
                 tester_tokens=info.get("tester_tokens", 0),
+                tester_prompt_tokens=info.get("tester_prompt_tokens", 0),
+                tester_cached_tokens=info.get("tester_cached_tokens", 0),
                 coverage=counts.get("coverage"),
             )
         )
@@ -269,6 +299,13 @@ def format_table(results: Mapping[str, Any]) -> str:
             f"Efficiency@{k} {'-' if score is None else f'{100 * score:.2f}'}" for k, score in scores.items()
         )
         lines.append(f"tokens: {tokens:,.0f} ({per_task:,.0f} per task)  {efficiency}")
+    tester = results.get("tester") or {}
+    if tester.get("tokens"):
+        line = (f"tester tokens: {tester['tokens']:,.0f} ({tester['prompt_tokens']:,.0f} prompt, "
+                f"{tester['cached_tokens']:,.0f} of it cached)")
+        if "cost_usd" in tester:
+            line += f", estimated cost ${tester['cost_usd']:,.4f} at {TokenPrice(**tester['price']).describe()}"
+        lines.append(line)
     if "repair" in results:
         from ..repair.results import format_rounds  # only runs with --playtest-repair have rounds
 

@@ -121,7 +121,7 @@ class Playthrough:
         self.retries = Retries(self.oracles)
         self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
         self.steps: list[Step] = []
-        self.tokens = 0
+        self.tokens = self.prompt_tokens = self.cached_tokens = 0
         self.stopped_by: StopReason | None = None
         self.judged: list[Finding] = []  # the policy's own "fail" verdicts
         self.policy: Policy | None = None
@@ -229,7 +229,10 @@ class Playthrough:
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry
         self.tokens += decision.tokens
+        self.prompt_tokens += decision.prompt_tokens
+        self.cached_tokens += decision.cached_tokens
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
+                    prompt_tokens=decision.prompt_tokens, cached_tokens=decision.cached_tokens,
                     started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
                     launch=observation.launch, caption=decision.caption)
         self.steps.append(step)
@@ -338,6 +341,7 @@ class Playthrough:
         self._time(findings)
         status: Status = "error" if error else ("fail" if findings else "pass")
         verdict = Verdict(status=status, findings=findings, steps=len(self.steps), tokens=self.tokens,
+                          prompt_tokens=self.prompt_tokens, cached_tokens=self.cached_tokens,
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
         policy_notes = self.policy.notes if self.policy is not None else []

@@ -121,7 +121,11 @@ class Decision:
     """A policy's answer for one step: the action, the tokens it cost, and why (for the trajectory)."""
 
     action: Action
+    #: prompt + completion tokens the answer cost, as the endpoint reported them
     tokens: int = 0
+    #: of ``tokens``, the prompt's, and of those the ones the endpoint served from its prompt cache
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
     note: str = ""
     #: what the step is for, in the words of the test (a scenario's step), shown on its storyboard tile
     caption: str = ""

@@ -1,16 +1,20 @@
 """The LLM tester: a vision-language model looks at each screenshot and answers with one action.
 
-One Chat Completions request per step, through the ``openai`` client: a system prompt for the strategy
-(``goal`` for games, ``coverage`` for apps) and a user message with the goal, the expectations, the window
-size, the OCR text, a compact history of recent steps and the screenshot as an ``image_url`` part. The
-actions are offered as tools (function calling); coordinates are pixels of the screenshot as sent and are
-rescaled to window coordinates here. A reply without a usable tool call is first read with the text
-grammar (``click(x=.., y=..)``), else answered with a correction and asked again, a bounded number of times.
+One Chat Completions request per step, through the ``openai`` client. What stays the same for a whole run
+comes first, byte for byte, so that providers' prompt caches serve it: the one tool (``act``: an input, its
+kind and that kind's fields, from the action schema) and the system message (the prompt for the strategy,
+``goal`` for games or ``coverage`` for apps, then the task: goal, expectations, the inputs the app handles).
+What changes comes last, in the user message: the step, the screenshot's size, the text on the screen (each
+line once, bounded), the recent steps with a one-line summary of the older ones, and the screenshot as an
+``image_url`` part, scaled to what the provider bills as ``image_tiles`` tiles (``request_size``).
+Coordinates are pixels of the screenshot as sent and are rescaled to window coordinates here. A reply
+without a usable tool call is first read with the text grammar (``click(x=.., y=..)``), else answered with
+a correction and asked again, a bounded number of times.
 
 Options (``PolicyContext.options``): ``model`` (required), ``base_url``, ``image_long_side``,
-``image_format``, ``prompts_dir``, ``history``, ``request_timeout``, ``max_attempts``, ``max_corrections``,
-``retry_delay``, ``retry_delay_max``; see ``LLMOptions``. The API key comes from ``OPENAI_API_KEY`` only and
-is handed to the client, never kept in options, notes, errors or reprs.
+``image_tiles``, ``image_format``, ``tools``, ``prompts_dir``, ``history``, ``request_timeout``, ``max_attempts``,
+``max_corrections``, ``retry_delay``, ``retry_delay_max``; see ``LLMOptions``. The API key comes from
+``OPENAI_API_KEY`` only and is handed to the client, never kept in options, notes, errors or reprs.
 """
 
 from __future__ import annotations
@@ -33,18 +37,19 @@ import openai
 from PIL import Image
 
 from ..actions import (
+    ACTION_KINDS,
+    COORDINATE_FIELDS,
     FIELD_DEFAULTS,
-    KEY_FIELD,
     SCHEMA,
     Action,
     ActionError,
-    ActionKind,
     FieldSpec,
-    KindSpec,
     from_call,
+    kind_of,
     parse_text,
 )
 from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+from .request_size import fit_tiles
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -65,14 +70,16 @@ PLACEHOLDER_API_KEY = "not-needed"
 PROMPT_FILES = ("system_goal.md", "system_coverage.md", "user_step.md")
 EXAMPLES_FILE = "examples.md"
 #: Placeholders each template may use; the system prompt is filled once per run, the step prompt per step.
-SYSTEM_PLACEHOLDERS = frozenset({"goal", "strategy", "max_steps", "inputs"})
+SYSTEM_PLACEHOLDERS = frozenset({"goal", "strategy", "max_steps", "inputs", "expectations"})
 STEP_PLACEHOLDERS = SYSTEM_PLACEHOLDERS | {
-    "expectations", "step", "elapsed", "window_width", "window_height", "image_width", "image_height",
-    "ocr_text", "history",
+    "step", "elapsed", "window_width", "window_height", "image_width", "image_height", "ocr_text", "history",
 }
 NO_ACTION = "the reply had no tool call and no action written in its text"
 NOTE_LIMIT = 1000
-OCR_LIMIT = 4000
+#: Characters of screen text a step sends (each line once): the screenshot shows the rest.
+OCR_LIMIT = 500
+#: Inputs without a visible effect the summary of older steps names, most recent first.
+SUMMARY_INPUTS = 6
 #: Worth another try: request timeout, conflict, rate limit, and server-side failures (5xx).
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
 
@@ -80,42 +87,70 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _LEADING_COMMENT = re.compile(r"\A\s*<!--.*?-->[ \t]*\n?", re.S)
 
 
-# -- the tools the model may call: one per action kind, derived from the action schema ---------------------
+# -- the tool the model calls: one input, its kind and that kind's fields, from the action schema -----------
+ACT_TOOL = "act"
+
+
 def _json_schema(spec: FieldSpec) -> dict[str, Any]:
-    """One field as JSON Schema, with the bounds ``Action.validate`` enforces."""
-    schema: dict[str, Any] = {"description": spec.description}
+    """One field as JSON Schema, with the bounds of ``Action.validate`` a sensible call can reach: of numbers
+    and of the keys of a combination. A coordinate's bound is the screenshot, told with it; a string's length
+    bound only stops a runaway reply, and a call past it is answered with a correction. Defaults are told
+    once, in the tool's description."""
+    schema: dict[str, Any] = {"description": spec.description} if spec.description else {}
     if spec.type == "keys":
-        schema |= {"type": "array", "items": _json_schema(KEY_FIELD), "minItems": spec.low, "maxItems": spec.high}
+        schema |= {"type": "array", "items": {"type": "string"}, "minItems": spec.low, "maxItems": spec.high}
     elif spec.choices:
         schema |= {"type": "string", "enum": list(spec.choices)}
-    elif spec.type == "string":
-        schema |= {"type": "string", "minLength": spec.low, "maxLength": spec.high}
+    elif spec.type == "string" or spec.name in COORDINATE_FIELDS:
+        schema |= {"type": spec.type}
     else:
         schema |= {"type": spec.type, "minimum": spec.low, "maximum": spec.high}
-    if not spec.required:
-        schema["default"] = FIELD_DEFAULTS[spec.name]
     return schema
 
 
-def _tool(kind: ActionKind, kind_spec: KindSpec) -> ChatCompletionToolParam:
-    fields = kind_spec.fields
-    return {
-        "type": "function",
-        "function": {
-            "name": kind,
-            "description": kind_spec.description,
-            "parameters": {
-                "type": "object",
-                "properties": {spec.argument: _json_schema(spec) for spec in fields},
-                "required": [spec.argument for spec in fields if spec.required],
-                "additionalProperties": False,
-            },
-        },
-    }
+def _fields() -> dict[str, dict[str, Any]]:
+    """Every field of every kind once, by its Action name (so a drag starts at x, y like every point), with
+    the first description given for it."""
+    fields: dict[str, dict[str, Any]] = {}
+    for kind_spec in SCHEMA.values():
+        for spec in kind_spec.fields:
+            if spec.name not in fields or (spec.description and "description" not in fields[spec.name]):
+                fields[spec.name] = _json_schema(spec)
+    return fields
 
 
-TOOLS: list[ChatCompletionToolParam] = [_tool(kind, spec) for kind, spec in SCHEMA.items()]
-TOOL_NAMES: tuple[str, ...] = tuple(tool["function"]["name"] for tool in TOOLS)
+def _grammar() -> str:
+    """The kinds, each with its fields and what it does: ``press(key, times=1): press a key``."""
+    def argument(spec: FieldSpec) -> str:
+        return spec.name if spec.required else f"{spec.name}={FIELD_DEFAULTS[spec.name]}"
+
+    return "\n".join(f"{kind}({', '.join(map(argument, spec.fields))}): {spec.description}"
+                     for kind, spec in SCHEMA.items())
+
+
+TOOLS: list[ChatCompletionToolParam] = [{
+    "type": "function",
+    "function": {
+        "name": ACT_TOOL,
+        "description": f"One input: kind, and its fields:\n{_grammar()}",
+        "parameters": {"type": "object",
+                       "properties": {"kind": {"type": "string", "enum": list(ACTION_KINDS)}, **_fields()},
+                       "required": ["kind"]},
+    },
+}]
+#: One tool per kind (``tools="kinds"``), for models and servers that expect ``click{x, y}``: the same fields
+#: and descriptions, about 2.5 times the characters of ``act``.
+KIND_TOOLS: list[ChatCompletionToolParam] = [{
+    "type": "function",
+    "function": {
+        "name": kind,
+        "description": kind_spec.description,
+        "parameters": {"type": "object",
+                       "properties": {spec.argument: _json_schema(spec) for spec in kind_spec.fields},
+                       "required": [spec.argument for spec in kind_spec.fields if spec.required]},
+    },
+} for kind, kind_spec in SCHEMA.items()]
+TOOL_SETS = {"act": TOOLS, "kinds": KIND_TOOLS}
 
 
 # -- options ----------------------------------------------------------------------------------------------
@@ -127,9 +162,15 @@ class LLMOptions:
     #: may hold credentials (http://user:pass@host): shown through ``LLMPolicy.endpoint`` instead
     base_url: str | None = field(default=None, repr=False)
     image_long_side: int = 1024
+    #: the screenshot is scaled to be billed as at most this many 512-px tiles (request_size): 2 sends a
+    #: 1024x768 window as 682x512, 425 tokens instead of 765
+    image_tiles: int = 2
     image_format: str = "png"
+    #: the tools offered (TOOL_SETS): "act", one tool for every input, or "kinds", one tool per kind
+    tools: str = "act"
     prompts_dir: Path | None = None
-    history: int = 8
+    #: recent steps listed one a line; the older ones are summed up in one
+    history: int = 5
     request_timeout: float = 60.0
     max_attempts: int = 4
     max_corrections: int = 2
@@ -151,6 +192,9 @@ class LLMOptions:
             image_format = "jpeg"
         if image_format not in ("png", "jpeg"):
             raise PolicyError(f"llm option image_format must be 'png' or 'jpeg', not {image_format!r}")
+        tools = str(options.get("tools", cls.tools))
+        if tools not in TOOL_SETS:
+            raise PolicyError(f"llm option tools must be {' or '.join(map(repr, TOOL_SETS))}, not {tools!r}")
         prompts_dir = options.get("prompts_dir")
         if prompts_dir is not None:
             prompts_dir = Path(prompts_dir)
@@ -161,7 +205,9 @@ class LLMOptions:
             model=model.strip(),
             base_url=base_url,
             image_long_side=_number(options, "image_long_side", cls.image_long_side, int, minimum=32),
+            image_tiles=_number(options, "image_tiles", cls.image_tiles, int, minimum=1),
             image_format=image_format,
+            tools=tools,
             prompts_dir=prompts_dir,
             history=_number(options, "history", cls.history, int, minimum=0),
             request_timeout=_number(options, "request_timeout", cls.request_timeout, float, minimum=0.01),
@@ -211,8 +257,10 @@ def fill(template: str, values: Mapping[str, Any], source: str) -> str:
 
 
 # -- the screenshot -----------------------------------------------------------------------------------------
-def encode_frame(frame: np.ndarray, long_side: int, image_format: str) -> tuple[str, tuple[int, int]]:
-    """The frame as a ``data:`` URL, downscaled so its long side is at most ``long_side``; and its size.
+def encode_frame(frame: np.ndarray, long_side: int, image_format: str,
+                 tiles: int | None = None) -> tuple[str, tuple[int, int]]:
+    """The frame as a ``data:`` URL, downscaled so its long side is at most ``long_side`` and, given
+    ``tiles``, so that the provider bills it as at most that many tiles; and its size.
 
     Frames are RGB (or RGBA, or grey) uint8 arrays as the screen module hands them out.
     """
@@ -220,9 +268,11 @@ def encode_frame(frame: np.ndarray, long_side: int, image_format: str) -> tuple[
     image = Image.fromarray(pixels)
     width, height = image.size
     scale = long_side / max(width, height)
-    if scale < 1:
-        image = image.resize((max(1, round(width * scale)), max(1, round(height * scale))),
-                             Image.Resampling.LANCZOS)
+    size = (max(1, round(width * scale)), max(1, round(height * scale))) if scale < 1 else (width, height)
+    if tiles is not None:
+        size = fit_tiles(*size, tiles)
+    if size != image.size:
+        image = image.resize(size, Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
     if image_format == "jpeg":
         image.convert("RGB").save(buffer, format="JPEG", quality=85)
@@ -310,13 +360,15 @@ class LLMPolicy(Policy):
         super().__init__(context)
         self.options = LLMOptions.from_options(context.options)
         self.tokens = 0
+        self.prompt_tokens = 0
+        self.cached_tokens = 0
         system_file = f"system_{context.strategy}.md"
         if system_file not in PROMPT_FILES:
             raise PolicyError(f"the llm policy has no prompt for strategy {context.strategy!r}; "
                               "expected 'goal' or 'coverage'")
-        run_values = {"goal": self._goal(), "strategy": context.strategy, "max_steps": context.max_steps,
-                      "inputs": self._inputs()}
-        self._system_prompt = fill(read_prompt(system_file, self.options.prompts_dir), run_values,
+        self._run_values = {"goal": self._goal(), "strategy": context.strategy, "max_steps": context.max_steps,
+                            "inputs": self._inputs(), "expectations": self._expectations()}
+        self._system_prompt = fill(read_prompt(system_file, self.options.prompts_dir), self._run_values,
                                    system_file)
         examples_file = self.options.prompts_dir / EXAMPLES_FILE if self.options.prompts_dir else None
         if examples_file is not None and examples_file.is_file():
@@ -334,7 +386,7 @@ class LLMPolicy(Policy):
     # -- one step -------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         image_url, (image_width, image_height) = encode_frame(
-            observation.frame, self.options.image_long_side, self.options.image_format)
+            observation.frame, self.options.image_long_side, self.options.image_format, self.options.image_tiles)
         window_width, window_height = observation.size
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": self._system_prompt},
@@ -343,21 +395,24 @@ class LLMPolicy(Policy):
                 {"type": "image_url", "image_url": {"url": image_url}},
             ]},
         ]
-        tokens = 0
+        spent = Usage()
         problems: list[str] = []
         attempts = 1 + self.options.max_corrections
         for _ in range(attempts):
-            response = self._chat.complete(messages, tools=TOOLS)
-            spent = usage_tokens(response)
-            tokens += spent
-            self.tokens += spent
+            response = self._chat.complete(messages, tools=TOOL_SETS[self.options.tools])
+            usage = Usage.of(response)
+            spent += usage
+            self.tokens += usage.tokens
+            self.prompt_tokens += usage.prompt
+            self.cached_tokens += usage.cached
             if not response.choices:
                 raise PolicyError(f"the model endpoint {self.endpoint} returned a reply without choices")
             message = response.choices[0].message
             action, call_problems, from_text = _read_action(message, (image_width, image_height))
             if action is not None:
                 action = action.scaled(window_width / image_width, window_height / image_height)
-                return Decision(action=action, tokens=tokens, note=self._note(message, problems, from_text))
+                return Decision(action=action, tokens=spent.tokens, prompt_tokens=spent.prompt,
+                                cached_tokens=spent.cached, note=self._note(message, problems, from_text))
             problem = call_problems[-1][1] if call_problems else NO_ACTION
             problems.append(problem)
             messages.extend(self._correction(message, call_problems, problem))
@@ -380,17 +435,13 @@ class LLMPolicy(Policy):
         return (f"The app's own code was read before the run. {vocabulary.describe()} Prefer these inputs: "
                 "keys it does not list do nothing in this app.")
 
+    def _expectations(self) -> str:
+        return "\n".join(f"- {item.describe()}" for item in self.context.expectations) or "(none)"
+
     def _step_text(self, observation: Observation, image_size: tuple[int, int]) -> str:
-        expectations = "\n".join(f"- {item.describe()}" for item in self.context.expectations) or "(none)"
-        ocr_text = observation.text().strip()
-        if len(ocr_text) > OCR_LIMIT:
-            ocr_text = ocr_text[:OCR_LIMIT] + " …(cut)"
+        ocr_text = screen_text(observation.text())
         values = {
-            "goal": self._goal(),
-            "strategy": self.context.strategy,
-            "max_steps": self.context.max_steps,
-            "inputs": self._inputs(),
-            "expectations": expectations,
+            **self._run_values,
             "step": observation.step,
             "elapsed": f"{observation.elapsed:.0f}",
             "window_width": observation.size[0],
@@ -403,8 +454,10 @@ class LLMPolicy(Policy):
         return fill(self._step_template, values, "user_step.md")
 
     def _history(self, steps: list[Step]) -> str:
-        recent = steps[-self.options.history:] if self.options.history else []
-        lines = []
+        """The last ``history`` steps one a line, after one line that sums up the steps before them."""
+        listed = len(steps) - self.options.history
+        older, recent = steps[:max(listed, 0)], steps[max(listed, 0):]
+        lines = [summary(older)] if older else []
         for step in recent:
             line = f"{step.index}. {step.action.label()} → {step.effect}"
             if step.findings:
@@ -428,8 +481,7 @@ class LLMPolicy(Policy):
                        for call in message.tool_calls]
         retry: ChatCompletionUserMessageParam = {"role": "user", "content": (
             f"Your reply gave no usable action: {problem}. Look at the screenshot again and answer with "
-            f"exactly one tool call, one of: {', '.join(TOOL_NAMES)}. Coordinates are pixels of the "
-            "screenshot.")}
+            "exactly one tool call. Coordinates are pixels of the screenshot.")}
         return [echo, *answers, retry]
 
     def _note(self, message: ChatCompletionMessage, problems: list[str], from_text: bool) -> str:
@@ -478,10 +530,13 @@ def _action_from_text(text: str, image_size: tuple[int, int]) -> Action | None:
 
 
 def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
+    """The action of one tool call: ``act{kind, ...}``, or a call named after the kind itself (models often
+    name the input they mean: ``click{x, y}``)."""
     function = getattr(call, "function", None)
-    name = getattr(function, "name", None) or getattr(getattr(call, "custom", None), "name", "?")
-    if function is None or name not in TOOL_NAMES:
-        raise _Unusable(f"there is no tool named {name!r}; the tools are {', '.join(TOOL_NAMES)}")
+    name = str(getattr(function, "name", None) or getattr(getattr(call, "custom", None), "name", "?"))
+    if function is None or (name != ACT_TOOL and kind_of(name) is None):
+        raise _Unusable(f"there is no tool named {name!r}; the tools are {ACT_TOOL} and the kinds "
+                        f"{', '.join(ACTION_KINDS)}")
     try:
         arguments = json.loads(function.arguments or "{}")
     except json.JSONDecodeError as exc:
@@ -489,6 +544,11 @@ def _action_from_call(call: Any, image_size: tuple[int, int]) -> Action:
                         f"{function.arguments[:200]!r}") from None
     if not isinstance(arguments, dict):
         raise _Unusable(f"the arguments of {name} must be a JSON object, got {function.arguments[:200]!r}")
+    if name == ACT_TOOL:
+        kind = arguments.pop("kind", None)
+        if not isinstance(kind, str):
+            raise _Unusable(f"{ACT_TOOL} needs a kind, one of {', '.join(ACTION_KINDS)}")
+        name = kind
     try:
         action = from_call(name, arguments)
     except ActionError as exc:
@@ -508,11 +568,67 @@ def _check_inside(action: Action, image_size: tuple[int, int]) -> None:
                             f"{width}x{height} pixels")
 
 
+@dataclass(frozen=True)
+class Usage:
+    """The tokens of one or more replies as the endpoint reported them: prompt (``cached`` of them served from
+    its prompt cache) and completion."""
+
+    prompt: int = 0
+    completion: int = 0
+    cached: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt + self.completion
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt + other.prompt, self.completion + other.completion, self.cached + other.cached)
+
+    @classmethod
+    def of(cls, response: ChatCompletion) -> Usage:
+        usage = response.usage
+        if usage is None:  # some local servers leave usage out
+            return cls()
+        details = usage.prompt_tokens_details
+        return cls(usage.prompt_tokens or 0, usage.completion_tokens or 0,
+                   (details.cached_tokens or 0) if details is not None else 0)
+
+
 def usage_tokens(response: ChatCompletion) -> int:
-    usage = response.usage
-    if usage is None:  # some local servers leave usage out
-        return 0
-    return (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
+    return Usage.of(response).tokens
+
+
+def screen_text(text: str) -> str:
+    """The text on the screen for a step: each line once, its spaces collapsed, at most OCR_LIMIT characters
+    (the screenshot carries the rest)."""
+    lines = dict.fromkeys(" ".join(line.split()) for line in text.splitlines())
+    lines.pop("", None)
+    shown = "\n".join(lines)
+    if len(shown) > OCR_LIMIT:
+        cut = shown.rfind("\n", 0, OCR_LIMIT)
+        cut = cut if cut > 0 else OCR_LIMIT
+        shown = f"{shown[:cut]}\n…({len(shown) - cut} more characters: see the screenshot)"
+    return shown
+
+
+def summary(steps: list[Step]) -> str:
+    """One line for older steps: how many changed the window, which inputs changed nothing (most recent first,
+    repeats counted), and what the harness noticed."""
+    changed = sum(1 for step in steps if step.changed)
+    idle: dict[str, int] = {}
+    for step in reversed(steps):
+        if not step.changed:
+            label = step.action.label()
+            idle[label] = idle.get(label, 0) + 1
+    line = f"steps {steps[0].index}-{steps[-1].index}: {changed} of {len(steps)} changed the window"
+    if idle:
+        named = [f"{label} ×{count}" if count > 1 else label for label, count in list(idle.items())[:SUMMARY_INPUTS]]
+        more = len(idle) - SUMMARY_INPUTS
+        line += f"; no visible change from {', '.join(named)}" + (f" and {more} more" if more > 0 else "")
+    noticed = dict.fromkeys(finding for step in steps for finding in step.findings)
+    if noticed:
+        line += f"; harness noticed: {', '.join(noticed)}"
+    return line
 
 
 def _retry_after(exc: openai.APIStatusError) -> float:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ..config import HAND_RECORD_KEY, METRICS_KEY, VERDICTS_KEY, output_root
+from ..config import HAND_RECORD_KEY, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
 from ..files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from ..verdict import FINDING_KINDS, Verdict
 from .artifacts import OutputFolderError, clean_output
@@ -40,6 +40,8 @@ def verdict_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
         (PROPERTY_PREFIX + "findings", ",".join(k for k in FINDING_KINDS if k in kinds)),
         (PROPERTY_PREFIX + "steps", sum(v.steps for v in verdicts)),
         (PROPERTY_PREFIX + "tokens", sum(v.tokens for v in verdicts)),
+        (PROPERTY_PREFIX + "prompt_tokens", sum(v.prompt_tokens for v in verdicts)),
+        (PROPERTY_PREFIX + "cached_tokens", sum(v.cached_tokens for v in verdicts)),
         (PROPERTY_PREFIX + "runs", len(verdicts)),
         # later runs of a test live inside its first run's folder (run-2/, ...): that folder holds them all
         (PROPERTY_PREFIX + "artifacts", str(artifacts) if artifacts else ""),
@@ -208,9 +210,16 @@ class ReportPlugin:
         totals = ", ".join(f"{statuses.count(s)} {s}" for s in STATUS_PRECEDENCE if s in statuses)
         terminalreporter.write_sep("-", "playtest")
         terminalreporter.write_line(f"{len(self.results)} test(s) with playtests: {totals}")
-        tokens = sum(int(properties.get("tokens", 0)) for _, properties in self.results)
+        tokens, prompt, cached = (sum(int(properties.get(key, 0)) for _, properties in self.results)
+                                  for key in ("tokens", "prompt_tokens", "cached_tokens"))
         if tokens:
-            terminalreporter.write_line(f"model tokens: {tokens:,} (prompt + completion, as the endpoint reported)")
+            terminalreporter.write_line(f"model tokens: {tokens:,} (prompt + completion, as the endpoint reported)"
+                                        + (f"; {cached:,} of the prompts' {prompt:,} cached" if cached else ""))
+            runtime = self.config.stash.get(RUNTIME_KEY, None)
+            price = runtime.settings.token_price if runtime is not None else None
+            if price is not None:
+                terminalreporter.write_line(f"estimated cost: ${price.cost(prompt, cached, tokens - prompt):,.4f} "
+                                            f"at {price.describe()}")
         for nodeid, properties in self.results:
             if properties["status"] != "pass" or terminalreporter.verbosity > 0:
                 where = f"  {properties['artifacts']}" if properties.get("artifacts") else ""

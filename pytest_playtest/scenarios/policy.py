@@ -124,7 +124,8 @@ class ScenarioPolicy(Policy):
         self.move_index = 0
         self.looking_since: float | None = None
         self.delegate: _Delegate | None = None
-        self.pending_tokens = 0
+        # the tokens of the tester's answers that became no step of their own: total, prompt, cached
+        self.pending_tokens = self.pending_prompt_tokens = self.pending_cached_tokens = 0
         self.repeat: _Repeat | None = None
         self.before: Before | None = None
         #: the case that did not pass, which the next cases would depend on
@@ -241,7 +242,9 @@ class ScenarioPolicy(Policy):
     def _spend(self, decision: Decision) -> Decision:
         """The decision, carrying the tokens of the tester's answers that became no step of their own."""
         decision.tokens += self.pending_tokens
-        self.pending_tokens = 0
+        decision.prompt_tokens += self.pending_prompt_tokens
+        decision.cached_tokens += self.pending_cached_tokens
+        self.pending_tokens = self.pending_prompt_tokens = self.pending_cached_tokens = 0
         return decision
 
     # -- grammar moves ----------------------------------------------------------------------------------------
@@ -489,6 +492,8 @@ class ScenarioPolicy(Policy):
         decision = delegate.policy.decide(observation)
         if decision.action.kind == "finish":
             self.pending_tokens += decision.tokens
+            self.pending_prompt_tokens += decision.prompt_tokens
+            self.pending_cached_tokens += decision.cached_tokens
             return self._delegate_done(decision.action, observation)
         delegate.used += 1
         decision.caption = self._caption(f"tester: {decision.action.label()}")

@@ -8,6 +8,7 @@ import pytest
 
 from pytest_playtest.benchmark.merge import MergeError, main, mean_interval, merge_results, t_quantile_975
 from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, write_results
+from pytest_playtest.usage import TokenPrice
 
 MERGE_SCRIPT = Path(sys.executable).parent / "playtest-merge"
 
@@ -44,6 +45,22 @@ def test_merging_shards_equals_computing_the_whole_run_at_once():
     merged = merge_results(shards)
     assert merged.pop("shards") == 2
     assert merged == whole
+
+
+def test_merged_shards_are_priced_as_the_run_was():
+    price = TokenPrice(2.5, 1.25, 10)
+    priced = [TaskOutcome("a", "python", "classic-games", 1, 1, 1, 1, tester_tokens=1000, tester_prompt_tokens=900,
+                          tester_cached_tokens=600),
+              TaskOutcome("b", "python", "classic-games", 1, 1, 1, 0, tester_tokens=500, tester_prompt_tokens=450)]
+    whole = compute_metrics("mini", priced, [1], price)
+
+    merged = merge_results([compute_metrics("mini", priced[:1], [1], price),
+                            compute_metrics("mini", priced[1:], [1], price)])
+
+    assert merged["tester"] == whole["tester"]
+    assert whole["tester"]["cached_tokens"] == 600 and whole["tester"]["cost_usd"] > 0
+    runs = merge_results([whole, compute_metrics("mini", priced, [1], price)], mode="runs")
+    assert runs["tester"] == whole["tester"]
 
 
 def test_shards_through_json_files(tmp_path):

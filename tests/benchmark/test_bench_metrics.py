@@ -11,6 +11,7 @@ from pytest_playtest.benchmark.metrics import (
     outcomes_from_results,
     write_results,
 )
+from pytest_playtest.usage import TokenPrice
 
 
 @pytest.mark.parametrize(
@@ -74,7 +75,7 @@ def test_compute_metrics_on_a_hand_made_example():
         "tokens",
         "efficiency",
     ]
-    assert list(results) == [*design_keys, "task_info"]
+    assert list(results) == [*design_keys, "task_info", "tester"]
     assert results["suite"] == "mini"
     assert results["n"] == 3
     assert results["k"] == [1, 3]
@@ -114,8 +115,50 @@ def test_compute_metrics_on_a_hand_made_example():
         "tokens": 600,
         "sample_tokens": 300,
         "tester_tokens": 300,
+        "tester_prompt_tokens": 0,
+        "tester_cached_tokens": 0,
     }
+    assert results["tester"] == {"tokens": 300, "prompt_tokens": 0, "cached_tokens": 0}
     json.dumps(results)  # must be writable as is
+
+
+def test_the_testers_cached_tokens_and_cost_at_the_users_price():
+    outcomes = [TaskOutcome("a", "python", "classic-games", n=1, exec=1, pass_=1, play=1, sample_tokens=500,
+                            tester_tokens=3_000_000, tester_prompt_tokens=2_000_000, tester_cached_tokens=1_500_000),
+                TaskOutcome("b", "python", "classic-games", n=1, exec=1, pass_=1, play=1)]
+    price = TokenPrice.parse("input=2.5,cached=1.25,output=10")
+
+    results = compute_metrics("mini", outcomes, [1], price)
+
+    assert results["tester"] == {
+        "tokens": 3_000_000, "prompt_tokens": 2_000_000, "cached_tokens": 1_500_000,
+        "price": {"input": 2.5, "cached": 1.25, "output": 10.0},
+        # 0.5M fresh prompt tokens at 2.5, 1.5M cached at 1.25, 1M completion tokens at 10
+        "cost_usd": pytest.approx(1.25 + 1.875 + 10.0)}
+    assert outcomes_from_results(results) == outcomes
+    assert ("tester tokens: 3,000,000 (2,000,000 prompt, 1,500,000 of it cached), estimated cost $13.1250 at "
+            "input $2.5, cached $1.25, output $10 per million tokens") in format_table(results)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("3", TokenPrice(3, 3, 3)),
+    ("input=2.5", TokenPrice(2.5, 2.5, 2.5)),
+    ("input=2.5, output=10", TokenPrice(2.5, 2.5, 10)),
+    ("cached=0.5,input=1", TokenPrice(1, 0.5, 1)),
+])
+def test_a_price_is_read_from_its_option(text, expected):
+    assert TokenPrice.parse(text) == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("cheap", "price must be a number"),
+    ("input=-1", "input must be at least 0"),
+    ("output=10", "no input price"),
+    ("input=1,prompt=2", "unknown price 'prompt'"),
+])
+def test_a_bad_price_is_named(text, message):
+    with pytest.raises(ValueError, match=message):
+        TokenPrice.parse(text)
 
 
 def test_metrics_are_none_when_no_task_has_k_samples():

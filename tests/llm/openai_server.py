@@ -9,8 +9,12 @@ per request, in order; once the script is used up it repeats ``default``. Script
 - ``Failure(429, "message")``: an HTTP error with an OpenAI-style error body;
 - a callable taking the request JSON and returning any of the above.
 
-Every completion carries ``usage`` (``prompt_tokens``/``completion_tokens``, per entry). Every request is
-recorded in ``requests`` (path, lower-cased headers, JSON body) for assertions.
+Every completion carries ``usage`` (``prompt_tokens``/``completion_tokens``, per entry, and
+``prompt_tokens_details.cached_tokens`` when the entry gives them). With ``estimate_usage`` the server counts
+them itself, as ``policies.request_size`` estimates them: the prompt from the request, the cached tokens as
+the head it shares with one of the last requests (an engine that caches prompt prefixes at message
+boundaries), the completion from the reply. Every request is recorded in ``requests`` (path, lower-cased
+headers, JSON body) for assertions.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from pytest_playtest.policies.request_size import measure, shared_prefix, text_tokens
+
 COMPLETIONS_PATH = "/v1/chat/completions"
 
 
@@ -35,6 +41,8 @@ class Reply:
     tool_calls: list[tuple[str, dict[str, Any] | str]] = field(default_factory=list)
     prompt_tokens: int = 100
     completion_tokens: int = 20
+    #: reported as ``usage.prompt_tokens_details.cached_tokens`` when given
+    cached_tokens: int | None = None
     #: seconds to wait before answering (to provoke client timeouts)
     delay: float = 0.0
 
@@ -52,10 +60,25 @@ Entry = Reply | Failure | tuple | str | Callable[[dict[str, Any]], "Entry"]
 
 
 def tool(name: str, arguments: dict[str, Any] | str | None = None, *, content: str | None = None,
-         prompt_tokens: int = 100, completion_tokens: int = 20) -> Reply:
+         prompt_tokens: int = 100, completion_tokens: int = 20, cached_tokens: int | None = None) -> Reply:
     """A reply with a single tool call, optionally with reasoning text and chosen usage."""
     return Reply(content=content, tool_calls=[(name, arguments if arguments is not None else {})],
-                 prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+                 prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cached_tokens=cached_tokens)
+
+
+def act(kind: str, fields: dict[str, Any] | None = None, **reply: Any) -> Reply:
+    """A reply calling the tester's tool, ``act``, for one input: its kind and fields."""
+    return tool("act", {"kind": kind, **(fields or {})}, **reply)
+
+
+def request_text(request: dict[str, Any]) -> str:
+    """All the text a request sends: the system message (the task), then the step's text."""
+    texts = []
+    for message in request["messages"]:
+        content = message["content"]
+        texts.extend([content] if isinstance(content, str) else
+                     [part["text"] for part in content if part["type"] == "text"])
+    return "\n".join(texts)
 
 
 @dataclass(frozen=True)
@@ -71,10 +94,14 @@ class OpenAIServer:
     """The scripted server; ``url`` is the base URL to give the client (``http://127.0.0.1:PORT/v1``)."""
 
     def __init__(self, script: Iterable[Entry] = (),
-                 default: Entry = ("finish", {"verdict": "pass", "reason": "script exhausted"})) -> None:
+                 default: Entry = ("finish", {"verdict": "pass", "reason": "script exhausted"}), *,
+                 estimate_usage: bool = False) -> None:
         self.script: deque[Entry] = deque(script)
         self.default = default
+        self.estimate_usage = estimate_usage
         self.requests: list[Received] = []
+        #: the usage each completion answered with: (prompt, completion, cached) tokens
+        self.usages: list[tuple[int, int, int | None]] = []
         self._lock = threading.Lock()
         self._counter = 0
         self._httpd: ThreadingHTTPServer | None = None
@@ -132,6 +159,7 @@ class OpenAIServer:
     def _answer(self, received: Received) -> tuple[int, dict[str, str], dict[str, Any], float]:
         """Status, extra headers, JSON body and delay for one request."""
         with self._lock:
+            earlier = self.bodies()[-CACHED_REQUESTS:]
             self.requests.append(received)
             entry = self.script.popleft() if self.script else self.default
             self._counter += 1
@@ -148,7 +176,25 @@ class OpenAIServer:
             return entry.status, headers, {"error": error}, 0.0
         if not isinstance(entry, Reply):
             raise TypeError(f"unknown script entry {entry!r}")
+        if self.estimate_usage and isinstance(received.body, dict):
+            entry = _estimated(entry, received.body, earlier)
+        with self._lock:
+            self.usages.append((entry.prompt_tokens, entry.completion_tokens, entry.cached_tokens))
         return 200, {}, _completion(entry, number, received.body), entry.delay
+
+
+#: How many earlier requests the estimated cache remembers.
+CACHED_REQUESTS = 4
+
+
+def _estimated(reply: Reply, body: dict[str, Any], earlier: list[Any]) -> Reply:
+    """The reply with the usage the request and the reply's own text come to."""
+    written = len(reply.content or "") + sum(len(name) + len(arguments if isinstance(arguments, str)
+                                                            else json.dumps(arguments))
+                                             for name, arguments in reply.tool_calls)
+    cached = max((shared_prefix(body, before) for before in earlier if isinstance(before, dict)), default=0)
+    return Reply(content=reply.content, tool_calls=reply.tool_calls, prompt_tokens=measure(body).total,
+                 completion_tokens=text_tokens(written), cached_tokens=cached, delay=reply.delay)
 
 
 def _error_type(status: int) -> str:
@@ -187,6 +233,8 @@ def _completion(reply: Reply, number: int, request: Any) -> dict[str, Any]:
             "prompt_tokens": reply.prompt_tokens,
             "completion_tokens": reply.completion_tokens,
             "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            **({"prompt_tokens_details": {"cached_tokens": reply.cached_tokens}}
+               if reply.cached_tokens is not None else {}),
         },
     }
 

@@ -13,7 +13,7 @@ from PIL import Image
 from pytest_playtest import expect
 from pytest_playtest.actions import ACTION_KINDS, Action
 from pytest_playtest.policies.base import PolicyError
-from pytest_playtest.policies.llm import TOOL_NAMES, LLMPolicy
+from pytest_playtest.policies.llm import ACT_TOOL, TOOLS, LLMPolicy
 from pytest_playtest.trajectory import Step
 
 SECRET = "sk-test-0123456789-do-not-leak"
@@ -35,7 +35,7 @@ def decode_image(part: dict) -> Image.Image:
 # -- actions and coordinates ---------------------------------------------------------------------------------
 def test_click_in_screenshot_pixels_becomes_window_pixels(openai_server, make_policy, make_observation):
     openai_server.add(("click", {"x": 100, "y": 50}))
-    policy = make_policy(image_long_side=1024)
+    policy = make_policy(image_long_side=1024, image_tiles=4)
 
     decision = policy.decide(make_observation(2048, 1536))
 
@@ -51,7 +51,7 @@ def test_click_in_screenshot_pixels_becomes_window_pixels(openai_server, make_po
 def test_every_pointer_tool_is_rescaled_per_axis(openai_server, make_policy, make_observation, call, expected):
     """1500x1000 sends a 1024x683 image: the two axes scale by slightly different factors."""
     openai_server.add(call)
-    policy = make_policy()
+    policy = make_policy(image_tiles=6)
 
     assert policy.decide(make_observation(1500, 1000)).action == expected
 
@@ -80,8 +80,33 @@ def test_finish_fail_keeps_the_reason(openai_server, make_policy, make_observati
     assert decision.note == "The score dropped."
 
 
-def test_the_tools_offered_are_exactly_the_action_kinds():
-    assert sorted(TOOL_NAMES) == sorted(ACTION_KINDS)
+def test_the_tool_offers_exactly_the_action_kinds():
+    (tool,) = TOOLS
+    assert tool["function"]["name"] == ACT_TOOL
+    assert sorted(tool["function"]["parameters"]["properties"]["kind"]["enum"]) == sorted(ACTION_KINDS)
+
+
+def test_tools_kinds_offers_one_tool_per_kind(openai_server, make_policy, make_observation):
+    openai_server.add(("drag", {"x1": 10, "y1": 10, "x2": 300, "y2": 200}))
+
+    decision = make_policy(tools="kinds", image_tiles=4).decide(make_observation(2048, 1536))
+
+    tools = openai_server.bodies()[0]["tools"]
+    assert [tool["function"]["name"] for tool in tools] == list(ACTION_KINDS)
+    assert tools[3]["function"]["parameters"]["required"] == ["x1", "y1", "x2", "y2"]
+    assert decision.action == Action.drag(20, 20, 600, 400)
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ({"kind": "click", "x": 100, "y": 50}, Action.click(200, 100)),
+    ({"kind": "drag", "x": 10, "y": 10, "x2": 300, "y2": 200}, Action.drag(20, 20, 600, 400)),
+    ({"kind": "press", "key": "left", "times": 2}, Action.press("left", 2)),
+    ({"kind": "hotkey", "keys": ["ctrl", "s"]}, Action.hotkey("ctrl", "s")),
+    ({"kind": "finish", "verdict": "pass", "reason": "all good"}, Action.finish("pass", "all good")),
+])
+def test_act_calls_become_actions(openai_server, make_policy, make_observation, fields, expected):
+    openai_server.add(tool(ACT_TOOL, fields))
+    assert make_policy(image_tiles=4).decide(make_observation(2048, 1536)).action == expected
 
 
 # -- what the request carries --------------------------------------------------------------------------------
@@ -94,25 +119,27 @@ def test_request_carries_model_tools_goal_ocr_and_downscaled_png(openai_server, 
 
     (body,) = openai_server.bodies()
     assert body["model"] == "tester-model"
-    assert [t["function"]["name"] for t in body["tools"]] == list(TOOL_NAMES)
-    assert body["tools"][0]["function"]["parameters"]["required"] == ["x", "y"]
-    assert body["messages"][0]["role"] == "system"
+    assert body["tools"] == TOOLS
+    system, user = body["messages"]
+    assert system["role"] == "system" and user["role"] == "user"
+    # the task is part of the run's fixed prefix, the screen's text of the step's message
+    assert "Reach level 2 without losing a life." in system["content"]
+    assert "text /Level: 2/ is seen during the run" in system["content"]
+    assert "the app is still running at the end" in system["content"]
     text, images = user_parts(body)
-    assert "Reach level 2 without losing a life." in text
-    assert "Score: 40  Lives: 3" in text
-    assert "text /Level: 2/ is seen during the run" in text
-    assert "the app is still running at the end" in text
-    assert "2048x1536" in text and "1024x768" in text
+    assert "Score: 40 Lives: 3" in text, "spaces collapsed"
+    # a 4:3 window is sent as 2x1 tiles of 512 pixels (the default image_tiles=2)
+    assert "2048x1536" in text and "682x512" in text
     (image_part,) = images
     assert image_part["image_url"]["url"].startswith("data:image/png;base64,")
     image = decode_image(image_part)
     assert image.format == "PNG"
-    assert image.size == (1024, 768)
+    assert image.size == (682, 512)
     # the picture is the frame itself: red left, blue right, white top-left corner
     rgb = image.convert("RGB")
     assert rgb.getpixel((10, 10)) == (255, 255, 255)
-    assert rgb.getpixel((300, 500)) == (220, 30, 30)
-    assert rgb.getpixel((900, 500)) == (30, 30, 220)
+    assert rgb.getpixel((200, 400)) == (220, 30, 30)
+    assert rgb.getpixel((600, 400)) == (30, 30, 220)
 
 
 def test_small_windows_are_sent_at_their_own_size(openai_server, make_policy, make_observation):
@@ -158,8 +185,7 @@ def test_coverage_strategy_uses_its_own_system_prompt(openai_server, make_policy
     assert "game tester" in goal and "logic violation" in goal
     assert "<!--" not in coverage + goal, "the placeholder comment line is stripped"
     assert "{" not in coverage + goal, "every placeholder is filled"
-    text, _ = user_parts(openai_server.bodies()[0])
-    assert "explore the app" in text, "an empty goal is replaced by an explicit instruction"
+    assert "explore the app" in coverage, "an empty goal is replaced by an explicit instruction"
 
 
 def test_the_system_prompt_lists_the_inputs_the_code_handles(openai_server, make_policy, make_observation):
@@ -240,6 +266,9 @@ def test_corrections_until_a_usable_tool_call(openai_server, make_policy, make_o
     (("click", {"x": 700, "y": 20}), "outside the screenshot, which is 640x480"),
     (("drag", {"x1": 1, "y1": 1, "x2": 5, "y2": 480}), "outside the screenshot"),
     (("click", "[1, 2]"), "must be a JSON object"),
+    (("act", {"x": 1, "y": 2}), "act needs a kind, one of click, double_click"),
+    (("act", {"kind": "jump"}), "unknown action 'jump'"),
+    (("act", {"kind": "press"}), "press needs key"),
 ])
 def test_each_kind_of_unusable_call_is_corrected(openai_server, make_policy, make_observation, bad, problem):
     openai_server.add(bad, ("press", {"key": "space"}))
@@ -271,7 +300,7 @@ def test_gives_up_after_max_corrections(openai_server, make_policy, make_observa
 def test_text_grammar_fallback_needs_no_correction(openai_server, make_policy, make_observation, content):
     openai_server.add(content)
 
-    decision = make_policy().decide(make_observation(2048, 1536, text=""))
+    decision = make_policy(image_tiles=4).decide(make_observation(2048, 1536, text=""))
 
     assert decision.action == Action.click(10, 12)
     assert "read from the reply text" in decision.note
@@ -360,6 +389,7 @@ def test_missing_model_is_a_clear_error(make_policy):
     ({"history": "many"}, "history must be a number"),
     ({"max_attempts": 0}, "max_attempts must be at least 1"),
     ({"prompts_dir": "/no/such/folder"}, "is not a folder"),
+    ({"tools": "many"}, "tools must be 'act' or 'kinds'"),
 ])
 def test_bad_options_are_named(make_policy, options, message):
     with pytest.raises(PolicyError, match=message):

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, tool
+from openai_server import OpenAIServer, act, request_text
 
 from tests.conftest import APPS
 
@@ -30,17 +30,17 @@ timeout: 40
 
 def scripted_tester(request: dict) -> object:
     """A stand-in model that acts and judges on what it is sent: the goal and the OCR text of the window."""
-    text = next(part["text"] for part in request["messages"][1]["content"] if part["type"] == "text")
+    text = request_text(request)
     level = re.search(r"Level:\s*(\d+)", text)
     shown = int(level.group(1)) if level else -1
     if "Perform this step" in text:
         if shown >= 1:
-            return tool("finish", {"verdict": "pass", "reason": "the level is 1 now"})
-        return tool("press", {"key": "up"}, content="Up raises the level.")
+            return act("finish", {"verdict": "pass", "reason": "the level is 1 now"})
+        return act("press", {"key": "up"}, content="Up raises the level.")
     wanted = 1 if "went up from zero" in text else 5
     if shown == wanted:
-        return tool("finish", {"verdict": "pass", "reason": f"the window shows Level: {shown}"})
-    return tool("finish", {"verdict": "fail", "reason": f"the window shows Level: {shown}, not {wanted}"})
+        return act("finish", {"verdict": "pass", "reason": f"the window shows Level: {shown}"})
+    return act("finish", {"verdict": "fail", "reason": f"the window shows Level: {shown}, not {wanted}"})
 
 
 @pytest.fixture

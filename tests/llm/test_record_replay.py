@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from openai_server import tool
+from openai_server import act
 
 TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"
 SECRET = "sk-test-never-written-anywhere"
@@ -29,21 +29,22 @@ def test_counter(playtest):
 
 def test_record_then_replay_without_endpoint(pytester: pytest.Pytester, openai_server,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    openai_server.add(tool("click", {"x": 150, "y": 105}, prompt_tokens=40, completion_tokens=4),
-                      tool("press", {"key": "plus"}, prompt_tokens=40, completion_tokens=4),
-                      tool("finish", {"verdict": "pass", "reason": "counted to two"}, prompt_tokens=40,
-                           completion_tokens=4))
+    openai_server.add(act("click", {"x": 150, "y": 105}, prompt_tokens=40, completion_tokens=4),
+                      act("press", {"key": "plus"}, prompt_tokens=40, completion_tokens=4),
+                      act("finish", {"verdict": "pass", "reason": "counted to two"}, prompt_tokens=40,
+                          completion_tokens=4))
     pytester.makepyfile(test_counter=TEST_FILE)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("PHASE", "record")
     recorded = pytester.runpytest_subprocess(
         "--playtest", "--playtest-policy", "llm", "--playtest-model", "tester-model",
         "--playtest-base-url", openai_server.url, "--playtest-record", "--junitxml=junit.xml",
-        "-p", "no:cacheprovider")
+        "--playtest-token-price", "input=2,cached=1,output=8", "-p", "no:cacheprovider")
     recorded.assert_outcomes(passed=1)
     first = json.loads((pytester.path / "verdict-record.json").read_text())
     assert first["tokens"] == 132 and first["steps"] == 3
-    recorded.stdout.fnmatch_lines(["model tokens: 132 (prompt + completion, as the endpoint reported)"])
+    recorded.stdout.fnmatch_lines(["model tokens: 132 (prompt + completion, as the endpoint reported)",
+                                   "estimated cost: $0.0003 at input $2, cached $1, output $8 per million tokens"])
     requests = openai_server.requests
     assert requests and all(r.headers["authorization"] == f"Bearer {SECRET}" for r in requests)
 

@@ -97,6 +97,8 @@ def check_html_and_junit(pytester: pytest.Pytester) -> None:
         "playtest_findings": "unresponsive",
         "playtest_steps": "3",
         "playtest_tokens": "0",
+        "playtest_prompt_tokens": "0",
+        "playtest_cached_tokens": "0",
         "playtest_runs": "1",
         "playtest_artifacts": str(folder),
     }
