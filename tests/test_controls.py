@@ -69,13 +69,16 @@ def test_clicks_on_a_drawn_board_that_never_change_anything() -> None:
 
 
 def test_clicks_on_the_field_of_a_game_played_with_its_keys_are_not_judged() -> None:
-    """The code binds a click (a menu, a debug flag) but the game is played with its keys, which work."""
+    """The code binds a click (a menu, an option) but the real-time game is played with its keys, which work."""
     game = Vocabulary(keys=("left", "right"), buttons=("left",), sources=("game.py",))
     controls = DeadControls(game)
+    for _ in range(20):
+        controls.observe_baseline(effect=False)
     for place in range(16):
-        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=False)
+        tried(controls, Action.click(20 + 25 * place, 40), effect=False, moving=True)
+    assert controls.findings() != []  # the keys were not tried: the clicks are all there is to judge
     for key in game.keys:
-        tried(controls, Action.press(key), effect=True, moving=False, times=3)
+        tried(controls, Action.hold(key, 0.2), effect=True, moving=True, times=8)
     assert controls.findings() == []
 
 

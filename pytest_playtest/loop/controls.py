@@ -10,8 +10,9 @@ so it is judged once, at the end:
   key-up branch) reaching the input's branch, dead or not;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
-  letter), or none of its clicks on a drawn UI (a cannon that never fires) while its keys did not work
-  either. Then nothing else may have worked, so the evidence is more tries over more of the keys or places.
+  letter), or none of its clicks on a drawn UI (a cannon that never fires; in a real-time game played with
+  its keys, only when the keys did not work either). Then nothing else may have worked, so the evidence is
+  more tries over more of the keys or places.
 
 An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
 app that moves by itself, what its next frames changed beyond its own motion (vision.motion). A step the loop
@@ -120,8 +121,6 @@ class DeadControls:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
         for name, record in self.still.items():
-            if name == "left click":  # where a drawn UI takes clicks is unknown: judged as a whole kind only
-                continue
             if record.effects or record.tries < self.min_tries or len(record.screens) < self.min_screens:
                 continue
             if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
@@ -150,11 +149,11 @@ class DeadControls:
                 and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
                                             f"{every_key.tries} times", every_key))
-        # a game played with its keys may ignore clicks on its field (they start a menu's game, or nothing):
-        # clicks are judged only where they are the way to play, or the keys did nothing either
-        keys_work = every_key.tries > 0 and not self._dead(every_key, moving=moving)
+        # a real-time game played with its keys may ignore clicks on its field (they start a menu's game, or
+        # nothing): there clicks are judged only when the keys did nothing either
+        keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)
         clicks = records.get("left click")
-        if (clicks is not None and not keys_work and clicks.tries >= self.group_total
+        if (clicks is not None and not keys_play and clicks.tries >= self.group_total
                 and len(clicks.places) >= self.group_places and self._dead(clicks, moving=moving)):
             found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
                                             f"{len(clicks.places)} places", clicks))
