@@ -19,11 +19,12 @@ from .words import named_number, squash
 #: Words that make a new line of text a message of a kind.
 _MESSAGE_WORDS = {
     "success": r"success|successful|successfully|saved|added|created|registered|updated|deleted|removed|submitted|"
-               r"sent|posted|welcome|thank|thanks|done|complete|completed|confirmed|set|logged\s+out",
+               r"sent|posted|welcome|thank|thanks|done|complete|completed|confirmed|set|logged\s+out|correct|enabled",
     "error": r"error|invalid|incorrect|fail|failed|failure|wrong|required|cannot|can't|unable|denied|already|not|"
              r"must|please|missing|exceeded",
     "win": r"win|won|winner|wins|victory|congratulations|solved|completed|complete",
-    "loss": r"lose|lost|loss|game\s*over|defeat|defeated|died|dead|time'?s\s+up|time\s+is\s+up",
+    "loss": r"lose|lost|loss|game\s*over|defeat|defeated|died|dead|time'?s\s+up|time\s+is\s+up|out\s+of\s+time|"
+            r"time\s+limit\s+(?:exceeded|reached)",
 }
 _GAME_OVER = re.compile(r"game\s*over|you\s+(?:lose|lost|died|win|won)|game\s+ended|the\s+end\b", re.I)
 
@@ -108,7 +109,10 @@ def _changed_as_said(check: NumberCheck, then: float | None, now: float) -> bool
     if check.change == "same":
         return now == then and (check.amount is None or now == check.amount)
     difference = now - then if check.change == "up" else then - now
-    return difference > 0 and (check.amount is None or abs(difference - check.amount) < 1e-9)
+    if difference <= 0 or check.amount is None:
+        return difference > 0
+    times = round(difference / check.amount) if check.each else 1
+    return times >= 1 and abs(difference - times * check.amount) < 1e-9
 
 
 def _confirmed(confirm: Confirm, observation: Observation, text: str, before: Before | None) -> bool:

@@ -5,13 +5,16 @@ Data only. An Expectation is read into ``Checks``:
 - **quoted texts** that must be on the window, or gone from it (``"Milk" no longer appears``);
 - **rules** in backticks (DOM rules, ``rules.parse``): a code span is a rule when it compares or tests an
   element (``==``, ``>``, ``contains``, ``visible``…) or starts with an ``#id``; `.txt` or `save()` is prose;
-- **named numbers** that increase, decrease, become N, reset or stay (``The score increases by 10``), read on
-  the window's text ("Score: 12") before the case's steps and after them;
+- **named numbers** that increase, decrease, become N, reset or stay (``The score increases by 10``; by a
+  multiple of 10 when it is ``for each`` event), read on the window's text ("Score: 12") before the case's steps
+  and after them;
 - **the window closes** (the app exits);
 - **confirmations**: things the window can show but whose absence proves nothing (a message box may be a
   window of its own, a page may not name itself): the game is over, a success or error message appeared, the
   X page is shown, the form has fields for A and B, the user is logged in or out. Seen, they pass; unseen,
-  the tester judges the Expectation (or the case is skipped offline), never failed on that alone.
+  the tester judges the Expectation (or the case is skipped offline), never failed on that alone. A refusal
+  ("The input is rejected") or a plain record ("The alert is saved") is covered only beside a message of its
+  kind, as what that message says: alone it claims a state no message shows.
 
 Quoted texts and rules check the whole Expectation, as they always have. Without them, the words no check
 covers are kept as ``rest``: the tester judges the Expectation after its checks pass (offline the case is
@@ -39,11 +42,14 @@ class NumberCheck:
     change: NumberChange
     #: by how much (``up``/``down``) or to what (``to``, ``same`` at a value); None: any amount
     amount: float | None = None
+    #: the amount is per event ("by 200 for each tank destroyed"): the change is a whole multiple of it
+    each: bool = False
 
     def describe(self) -> str:
         amount = "" if self.amount is None else f"{self.amount:g}"
-        return {"up": f"{self.name} increases" + (f" by {amount}" if amount else ""),
-                "down": f"{self.name} decreases" + (f" by {amount}" if amount else ""),
+        by = (" by a multiple of " if self.each else " by ") + amount if amount else ""
+        return {"up": f"{self.name} increases{by}",
+                "down": f"{self.name} decreases{by}",
                 "to": f"{self.name} becomes {amount}",
                 "same": f"{self.name} stays the same" + (f" at {amount}" if amount else "")}[self.change]
 
@@ -58,7 +64,8 @@ class Confirm:
     what: str = ""
 
     def describe(self) -> str:
-        return {"ends": "the game is over", "message": f"a {self.what} message appears",
+        article = "an" if self.what[:1] in ("e", "a", "i", "o", "u") else "a"
+        return {"ends": "the game is over", "message": f"{article} {self.what} message appears",
                 "page": f"the {self.what} page is shown", "fields": f"fields for {self.what.replace(',', ', ')}",
                 "logged_in": "the user is logged in", "logged_out": "the user is logged out",
                 "number": f"a {self.what} is shown"}[self.kind]
@@ -112,16 +119,20 @@ def is_rule(span: str) -> bool:
 
 
 # -- phrasings of the checks without quotes -------------------------------------------------------------------
-_NAME = (r"(?:the\s+|a\s+|your\s+|(?:the\s+)?(?:player|user|game)'?s\s+)?"
+_NAME = (r"(?:the\s+|a\s+|your\s+|(?:the\s+)?(?:[a-z]+'s|(?:player|user|game)s)\s+)?"
          r"(?P<name>(?:number\s+of\s+)?[a-z]+(?:\s+[a-z]+)?)")
-_BY = r"(?:\s+by\s+(?P<by>\d+(?:\.\d+)?|one|two|three|five|ten))?(?:\s+(?:points?|units?))?"
+_BY = (r"(?:\s+by\s+(?:(?P<by>\d+(?:\.\d+)?|one|two|three|five|ten)|(?:a|an|some)\s+(?:predefined|certain|fixed|"
+       r"set|given)\s+amount))?(?:\s+(?:points?|units?))?"
+       # "… for each tank destroyed", "… with each pass": the amount is per event, the steps make the events
+       r"(?P<each>\s+(?:for|with)\s+each\s+[a-z][a-z' -]*?(?=$|[,.;]))?")
 _VALUE = r"(?P<to>-?\d+(?:\.\d+)?|zero)(?:\s+(?:points?|units?))?(?=$|[\s,.;])"
 _NUMBER_SOURCES: tuple[tuple[NumberChange, str], ...] = (
-    ("up", rf"{_NAME}\s+(?:count\s+)?(?:increases|is\s+increased|increments|is\s+incremented|goes\s+up|rises|"
-           rf"continues\s+to\s+increase){_BY}"),
-    ("down", rf"{_NAME}\s+(?:count\s+)?(?:decreases|is\s+decreased|decrements|is\s+decremented|goes\s+down|drops|"
-             rf"is\s+reduced|reduces){_BY}"),
+    ("up", rf"{_NAME}\s+(?:count\s+)?(?:increases?(?!\w)|is\s+increased|increments|is\s+incremented|"
+           rf"go(?:es)?\s+up|rises|continues\s+to\s+increase){_BY}"),
+    ("down", rf"{_NAME}\s+(?:count\s+)?(?:decreases?(?!\w)|is\s+decreased|decrements|is\s+decremented|"
+             rf"go(?:es)?\s+down|drops|is\s+reduced|reduces){_BY}"),
     ("to", rf"{_NAME}\s+(?:is\s+)?(?:resets|reset|is\s+reset)(?:\s+(?:back\s+)?to\s+{_VALUE})?"),
+    ("to", rf"{_NAME}\s+(?:is\s+set|goes|returns|drops)\s+back\s+to\s+{_VALUE}"),
     ("to", rf"{_NAME}\s+(?:becomes|changes\s+to|is\s+updated\s+to|updates\s+to|is\s+set\s+to|equals|shows|displays|"
            rf"reads|is\s+now|is\s+initiali[sz]ed\s+to|starts\s+at|begins\s+at|(?:displayed\s+)?should\s+be|is)\s+{_VALUE}"
            rf"(?:\s*\(e\.g\.,?\s*-?\d+(?:\.\d+)?\))?"),
@@ -146,31 +157,48 @@ _SHOWN_NUMBER = re.compile(rf"(?:(?:the\s+)?(?:player'?s\s+)?(?:final\s+|current
                            rf"(?:\s+on\s+the\s+screen)?|(?:displays|displaying|showing|shows)\s+(?:the\s+)?"
                            rf"(?:player'?s\s+)?(?:final\s+|current\s+|total\s+)?(?P<name2>{_SHOWN_NAMES}))", re.I)
 #: "a message … indicating that the move is invalid": what the message is about names its kind
-_INDICATING = re.compile(r"(?P<message>(?:an?\s+|the\s+)?(?:error\s+)?message\s+(?:is\s+)?"
-                         r"(?:displayed\s+|shown\s+|appears\s+)?)?(?:,\s*)?indicating\s+(?:that\s+)?(?P<what>[^,.;]+)",
-                         re.I)
+#: "the player is notified that the time is up": a message too
+_INDICATING = re.compile(r"(?P<message>(?:(?:displays|shows|provides|gives)\s+)?(?:an?\s+|the\s+)?(?:error\s+)?"
+                         r"message\s+(?:is\s+)?(?:displayed\s+|shown\s+|appears\s+)?)?(?:,\s*)?"
+                         r"(?:indicating|(?:is\s+|are\s+)?notified)\s+(?:that\s+)?(?P<what>[^,.;]+)", re.I)
 _INDICATES = (("loss", r"\b(?:lost|defeated|game\s+over|has\s+been\s+consumed|"
                        r"time\s+(?:is\s+up|limit\s+has\s+been\s+exceeded))\b"),
               ("win", r"\b(?:won|wins|victory|completed|solved)\b"),
               ("error", r"\b(?:invalid|not\s+allowed|cannot|can't|already\s+taken|exceeded|violation|not\s+available|"
-                        r"no\s+\w+\s+(?:are|is)\s+available|could\s+not|not\s+found)\b"))
+                        r"no\s+[\w-]+\s+(?:are|is)\s+available|could\s+not|not\s+found)\b"))
 _CLOSES = re.compile(r"(?:the\s+)?(?:window|application|app|game|program|software)\s+(?:window\s+)?(?:closes|exits|"
                      r"quits|is\s+closed|terminates|shuts\s+down)(?:\s+(?:successfully|gracefully|properly|"
                      r"without\s+errors?))?", re.I)
 _MESSAGE_KIND = (r"(?P<kind>confirmation|success|error|warning|welcome|logout\s+confirmation|victory|win|winning|"
-                 r"loss|losing)")
+                 r"loss|losing|thank\s+you)")
 #: "The account is created successfully": the app says so, as a success message.
 _SUCCEEDED = re.compile(r"(?:the\s+|a\s+|an\s+|new\s+)*(?:user'?s?\s+)?[a-z][\w' -]{0,40}?\s+"
                         r"(?:is|are|was|were|has\s+been|have\s+been)\s+"
-                        r"(?:successfully\s+(?P<verb>[a-z]+ed)|(?P<verb2>[a-z]+ed)\s+successfully)", re.I)
+                        r"(?:successfully\s+(?P<verb>[a-z]+ed|sent|set|paid)|"
+                        r"(?P<verb2>[a-z]+ed|sent|set|paid)\s+successfully)", re.I)
+#: Where a clause ends: its punctuation, the end, or "and" before another clause ("… and redirects to …").
+_CLAUSE_END = r"(?=\s+and\s+(?:a|an|the|[a-z]+s)\s|\s*[,.;]|\s*$)"
+#: "The alert is saved, and a confirmation message is displayed": said beside a success message, the plain clause
+#: is what the message says.
+_DONE = re.compile(r"(?:the\s+|a\s+|an\s+|new\s+)*(?:user'?s?\s+)?[a-z][\w' -]{0,40}?\s+"
+                   r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?:saved|created|updated|deleted|removed|submitted|"
+                   rf"sent|posted|registered|added|published|shared|confirmed|successful){_CLAUSE_END}", re.I)
+#: "The software confirms account deletion": a message, of the kind its words name (else success).
+_APP_CONFIRMS = re.compile(r"(?:the\s+)?(?:software|application|app|system|game|site|website)\s+confirms\s+"
+                           rf"(?:that\s+)?(?P<what>[^,.;]+?){_CLAUSE_END}", re.I)
+#: "The game prevents the move", "The input is rejected": said beside an error message, what the message says.
+_REFUSED = re.compile(r"(?:the\s+)?(?:game|application|app|system|software)\s+(?:does\s+not\s+allow|prevents|"
+                      rf"rejects|refuses)\s+[^,.;]+?{_CLAUSE_END}|(?:the\s+)?[a-z][\w' -]{{0,30}}?\s+(?:is|are|was|"
+                      rf"were)\s+(?:rejected|refused|denied|blocked){_CLAUSE_END}", re.I)
 _MESSAGE = re.compile(
     rf"(?:(?:an?\s+|the\s+)?{_MESSAGE_KIND}\s+(?:message|notification|alert)\s+(?:is\s+|appears|pops\s+up)?"
-    rf"(?:displayed|shown|appears|presented)?|(?:displays|shows|sees|with)\s+(?:an?\s+|the\s+)?"
-    rf"{_MESSAGE_KIND.replace('kind', 'kind2')}\s+(?:message|notification|alert))", re.I)
+    rf"(?:displayed|shown|appears|presented)?|(?:displays|shows|sees|with|provides|receives|(?:is\s+)?notified\s+with)"
+    rf"\s+(?:an?\s+|the\s+)?{_MESSAGE_KIND.replace('kind', 'kind2')}\s+(?:message|notification|alert)|"
+    rf"(?:an?\s+)?confirmation\s+(?:is\s+)?(?:displayed|shown|appears))", re.I)
 _PAGE_NAME = r"(?:the\s+)?(?P<page>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
 _PAGE = re.compile(
     rf"(?:(?:the\s+)?(?:user|player|software|system|application|app)\s+)?(?:is\s+|are\s+)?(?:redirected|directed|"
-    rf"taken|navigated|sent|returned|navigates|redirects)(?:\s+the\s+user)?\s+(?:back\s+)?to\s+{_PAGE_NAME}"
+    rf"taken|navigated|sent|returned|navigates|redirects|returns)(?:\s+the\s+user)?\s+(?:back\s+)?to\s+{_PAGE_NAME}"
     rf"(?:\s+(?:page|screen|section)|(?<=dashboard))|{_PAGE_NAME.replace('page>', 'page2>')}\s+(?:page|form|screen)"
     rf"\s+(?:is\s+|are\s+)?(?:displayed|shown|opens|appears|loads|is\s+opened)", re.I)
 _FIELD_NAME = r"[a-z]+(?:\s+(?!and\b)[a-z]+)?"
@@ -186,11 +214,12 @@ _NOT_DONE = {"displayed", "logged", "redirected", "loaded", "launched", "initial
 _NOT_A_PAGE = {"a", "an", "respective", "selected", "detailed", "specific", "previous", "appropriate", "same"}
 _MESSAGE_KINDS = {"confirmation": "success", "success": "success", "welcome": "success", "error": "error",
                   "warning": "error", "logout confirmation": "success", "victory": "win", "win": "win",
-                  "winning": "win", "loss": "loss", "losing": "loss"}
+                  "winning": "win", "loss": "loss", "losing": "loss", "thank you": "success"}
 #: Words that say nothing a check could miss: what is left of an Expectation when only these remain is covered.
-_FILLERS = frozenset("""a an the and is are be been was were it its that this user users player software system
-application app game successfully correctly properly immediately automatically accordingly smoothly back then with
-to of on in screen window also again now displayed shown appears visible should will can by their his her as""".split())
+_FILLERS = frozenset("""a an the and is are be been was were it its that this user users player players software
+system application app game successfully correctly properly immediately automatically accordingly smoothly back then
+with to of on in screen window also again now displayed shown appears visible should will can
+by their his her as""".split())
 
 
 def parse_expectation(text: str) -> Checks:
@@ -213,7 +242,7 @@ def parse_expectation(text: str) -> Checks:
     numbers = _numbers(text, covered)
     closes = _found(_CLOSES, text, covered)
     confirms = _confirms(text, covered)
-    return Checks((), (), (), tuple(numbers), closes, tuple(confirms), _rest(text, covered))
+    return Checks((), (), (), tuple(numbers), closes, tuple(dict.fromkeys(confirms)), _rest(text, covered))
 
 
 def _found(pattern: re.Pattern[str], text: str, covered: list[tuple[int, int]]) -> bool:
@@ -242,7 +271,7 @@ def _numbers(text: str, covered: list[tuple[int, int]]) -> list[NumberCheck]:
                 amount = float(raw)
             if change == "to" and amount is None:
                 amount = 0.0  # "the score resets"
-            found.append(NumberCheck(name, change, amount))
+            found.append(NumberCheck(name, change, amount, each="each" in groups and amount is not None))
             covered.append(match.span())
     return found
 
@@ -259,10 +288,11 @@ def _number_name(phrase: str) -> str | None:
 
 def _confirms(text: str, covered: list[tuple[int, int]]) -> list[Confirm]:
     found: list[Confirm] = []
+    _indicated(text, covered, found)
     if _found(_ENDS, text, covered):
         found.append(Confirm("ends"))
     for match in _MESSAGE.finditer(text):
-        kind = (match.group("kind") or match.group("kind2") or "").lower()
+        kind = (match.group("kind") or match.group("kind2") or "confirmation").lower()
         if not _overlaps(match.span(), covered):
             found.append(Confirm("message", _MESSAGE_KINDS[" ".join(kind.split())]))
             covered.append(match.span())
@@ -270,10 +300,9 @@ def _confirms(text: str, covered: list[tuple[int, int]]) -> list[Confirm]:
         if not _overlaps(match.span(), covered):
             found.append(Confirm("number", (match.group("name") or match.group("name2")).lower()))
             covered.append(match.span())
-    for match in _INDICATING.finditer(text):
-        kind = next((kind for kind, words in _INDICATES if re.search(words, match.group("what"), re.I)), None)
-        if kind is not None and not _overlaps(match.span(), covered):
-            found.append(Confirm("message", kind))
+    for match in _APP_CONFIRMS.finditer(text):
+        if not _overlaps(match.span(), covered):
+            found.append(Confirm("message", _indicates(match.group("what")) or "success"))
             covered.append(match.span())
     for match in _SUCCEEDED.finditer(text):
         verb = (match.group("verb") or match.group("verb2")).lower()
@@ -298,7 +327,25 @@ def _confirms(text: str, covered: list[tuple[int, int]]) -> list[Confirm]:
             out = match.group("state").lower().endswith("out")
             found.append(Confirm("logged_out" if out else "logged_in"))
             covered.append(match.span())
+    for pattern, kind in ((_DONE, "success"), (_REFUSED, "error")):
+        if Confirm("message", kind) in found:
+            _found(pattern, text, covered)
     return found
+
+
+def _indicated(text: str, covered: list[tuple[int, int]], found: list[Confirm]) -> None:
+    """Messages said by what they indicate ("a message indicating the move is invalid"); read before the game's
+    end, whose "game over" may be what the message says."""
+    for match in _INDICATING.finditer(text):
+        kind = _indicates(match.group("what"))
+        if kind is not None and not _overlaps(match.span(), covered):
+            found.append(Confirm("message", kind))
+            covered.append(match.span())
+
+
+def _indicates(what: str) -> str | None:
+    """The kind of message whose words say ``what``, if they name one."""
+    return next((kind for kind, words in _INDICATES if re.search(words, what, re.I)), None)
 
 
 def _rest(text: str, covered: list[tuple[int, int]]) -> str:

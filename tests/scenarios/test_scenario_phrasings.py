@@ -178,3 +178,70 @@ def test_a_game_is_restarted_with_the_key_its_window_names(pytester: pytest.Pyte
     assert ("c3 press r", "press") in played
     assert [c for c, _ in played if "✓" in c] == ["c1 ✓ score becomes 3", "c2 ✓ the game is over",
                                                   "c3 ✓ score becomes 0"]
+
+
+EACH_SCENARIO = """---
+app: counter.html
+timeout: 40
+---
+#### Functionalities 1. One point a click
+- **Step**: Click "Add" twice.
+  **Expectation**: The count goes up by 1 with each click.
+
+#### Functionalities 2. Two points a click
+- **Step**: Click "Add" 3 times.
+  **Expectation**: The count increases by 2 for each click.
+"""
+
+
+def test_a_number_that_increases_by_an_amount_for_each_event_on_the_dom(pytester: pytest.Pytester) -> None:
+    for name in (COUNTER.name, "toy.js", "toy.css"):
+        pytester.path.joinpath(name).write_text((COUNTER.parent / name).read_text())
+    pytester.path.joinpath("each.playtest.md").write_text(EACH_SCENARIO)
+
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-record")
+
+    # two clicks take "Count: 0" to 2, a multiple of 1; three take it to 3, which is no multiple of 2
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*each.playtest.md:9: Functionalities 2. Two points a click",
+        'case 1: fail: after step 1 (line 10) "Click "Add" 3 times.", expectation "The count increases by 2 for '
+        'each click.": expected the count increases by a multiple of 2; the count was 0 and is 3*',
+    ])
+    adding = [s["caption"] for s in steps(pytester.path, "One_point")]
+    assert "c1 ✓ count increases by a multiple of 1" in adding
+
+
+MESSAGES_SCENARIO = """---
+app: login.html
+timeout: 60
+---
+#### 1. A wrong password
+- **Step**: Type "mallory" into "Username".
+- **Step**: Type "guess" into "Password".
+- **Step**: Click "Log in".
+  **Expectation**: The login is rejected, and an error message is displayed.
+
+#### 2. A new account
+- **Step**: Click the "Register here" link.
+- **Step**: Type "bob" into "Username".
+- **Step**: Type "builder" into "Password".
+- **Step**: Click "Register".
+  **Expectation**: The account is created, and a confirmation message appears.
+"""
+
+
+def test_a_refusal_and_a_success_said_beside_their_messages_on_the_dom(pytester: pytest.Pytester) -> None:
+    for page in ACCOUNTS.iterdir():
+        pytester.path.joinpath(page.name).write_text(page.read_text())
+    pytester.path.joinpath("messages.playtest.md").write_text(MESSAGES_SCENARIO)
+
+    result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs", "--playtest-record")
+
+    # "Invalid username or password" is a new line in failure words; "Account created successfully" one in
+    # success words: both confirmed on the page, so neither case is left for a model
+    result.assert_outcomes(passed=2)
+    wrong = [s["caption"] for s in steps(pytester.path, "A_wrong_password")]
+    assert "c1 ✓ an error message appears" in wrong
+    created = [s["caption"] for s in steps(pytester.path, "A_new_account")]
+    assert "c1 ✓ a success message appears" in created
