@@ -32,6 +32,7 @@ from pytest_playtest.policies.vocabulary import Vocabulary
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Vision, Widget
+from pytest_playtest.vision.ocr import TextBox
 
 # -- a simulated app -------------------------------------------------------------------------------------
 #: what an action does in a state: the next state and the new lines it reached (None: nothing happens)
@@ -465,3 +466,28 @@ def test_a_movement_key_of_a_moving_game_is_pushed_to_the_edge() -> None:
     keys = keys_of(app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "space")))), 30))
     runs = [len(list(group)) for key, group in itertools.groupby(keys) if key == "right"]
     assert sum(run >= ANIMATED_DEPTH for run in runs) >= EDGE_PUSHES, keys
+
+
+class LettersShown(FakeVision):
+    """A typing game's screen: falling letters read as one-letter words."""
+
+    def __init__(self, letters: str) -> None:
+        super().__init__()
+        self.letters = letters
+
+    def read(self, frame: np.ndarray, key: str | None = None) -> list[TextBox]:
+        return [TextBox(letter, Box(10 + 20 * i, 10, 10, 14), 0.9) for i, letter in enumerate(self.letters)]
+
+
+def test_a_typing_game_is_played_by_typing_the_letters_it_shows_and_not_a_misread_one() -> None:
+    """x vanishes when typed (a new one falls); the q read on screen is a misreading: typed once to no
+    effect, it is not typed again until the screen is read anew."""
+    typed = Counter[str]()
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        typed[action.key or ""] += 1
+        return (f"x{typed['x']}", 0) if action.key == "x" else None
+
+    app = SimApp(rule, vision=LettersShown("qx"))
+    keys = Counter(keys_of(app.play(HeuristicPolicy(context(Vocabulary(keys=tuple("abcdefghijklmnopqrstuvwxyz")))), 60)))
+    assert keys["x"] > 10 and keys["q"] <= 2, keys

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -12,13 +13,20 @@ import numpy as np
 from ..files import frame_path
 from ..vision import Vision, changed_regions
 
+#: The share of the time the reader may spend reading: a game that changes every frame would otherwise keep a
+#: core busy with OCR, and the app and the loop would play slower for it.
+READ_SHARE = 0.5
+
 
 class TextReader:
     """OCRs the newest frame in the background and feeds the expectations (the frame's text and its text boxes);
-    drops frames it can't keep up with."""
+    drops frames it can't keep up with, and rests between reads so that reading takes at most ``share`` of
+    the time (text on screen lasts: a score or a message is still there after the rest)."""
 
-    def __init__(self, vision: Vision, on_text: Callable[[str, int, Sequence[str]], None]) -> None:
+    def __init__(self, vision: Vision, on_text: Callable[[str, int, Sequence[str]], None], *,
+                 share: float = READ_SHARE) -> None:
         self._vision = vision
+        self._share = share
         self._on_text = on_text
         self._latest: tuple[np.ndarray, str, int] | None = None
         self._wake = threading.Condition()
@@ -34,19 +42,25 @@ class TextReader:
 
     def _loop(self) -> None:
         last_frame, last_key = None, ""
+        rest = 0.0
         while True:
             with self._wake:
+                rested = time.monotonic() + rest
+                while not self._stop and time.monotonic() < rested:
+                    self._wake.wait(rested - time.monotonic())
                 while not self._stop and (self._latest is None or self._latest[1] == last_key):
                     self._wake.wait()
                 if self._latest is None or self._latest[1] == last_key:
                     return  # stopped, and the last frame offered has been read
                 frame, key, step = self._latest
+            began = time.monotonic()
             if last_frame is not None:
                 # only the places that changed since the last read are read again
                 self._vision.read_changed(frame, key, last_key, changed_regions(last_frame, frame))
             last_frame, last_key = frame, key
             self.text = self._vision.text(frame, key=key)
             self._on_text(self.text, step, [box.text for box in self._vision.read(frame, key=key)])
+            rest = (time.monotonic() - began) * (1 / self._share - 1)
 
     def close(self) -> None:
         """Stop once the last frame offered has been read."""

@@ -165,6 +165,9 @@ class HeuristicPolicy(Policy):
         self.rng = context.rng()
         vocabulary = context.vocabulary
         self.inputs = InputCatalog(None if vocabulary is None or vocabulary.is_empty else vocabulary)
+        #: the app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing
+        self.types_characters = vocabulary is not None and sum(
+            len(key) == 1 and key.isalnum() for key in vocabulary.safe_keys) >= MANY_CHARACTER_KEYS
         self.screens = Screens()
         self.memory = Memory()
         self.now = Underway()
@@ -373,9 +376,9 @@ class HeuristicPolicy(Policy):
         """In an app that takes many letter or digit keys (a typing game, a word puzzle), the ones whose
         characters the screen shows, as a person types what they read (the screen is read every
         WIDGET_PERIOD: reading costs an OCR pass)."""
-        keys = [c for c in candidates if c.kind == "press" and len(c.actions[0].key or "") == 1]
-        if len(keys) < MANY_CHARACTER_KEYS:
+        if not self.types_characters:
             return []
+        keys = [c for c in candidates if c.kind == "press" and len(c.actions[0].key or "") == 1]
         if observation.elapsed - self.characters[0] >= WIDGET_PERIOD:
             read = {ch.lower() for box in observation.text_boxes() for word in box.text.split() if len(word) == 1
                     for ch in word}
@@ -423,6 +426,9 @@ class HeuristicPolicy(Policy):
                                                                                   state=attempt.state)
         memory.tried_on.setdefault(attempt.screen, set()).add(name)
         memory.log.append((name, effect, attempt.candidate.kind))
+        if not effect and attempt.candidate.kind == "press":
+            # a character typed to no effect was misread or is gone: not typed again before the next reading
+            self.characters[1].discard((attempt.candidate.actions[0].key or "").lower())
         memory.kind_tries[attempt.candidate.kind] += 1
         now.finished = name
         now.recent = [*now.recent, name][-3:]
@@ -467,9 +473,10 @@ class HeuristicPolicy(Policy):
     def _pushes_to_edge(self, candidate: Candidate) -> bool:
         """Whether a movement key is pressed on to the edge of a moving game although no effect was seen: a
         step's effect hides in the game's own motion, and off-by-one slips live at the field's edges, where a
-        tester runs the player into each wall."""
+        tester runs the player into each wall. In a game that takes many letters (a typing game) a letter is
+        no direction."""
         key = candidate.actions[0].key
-        if not self.animating or candidate.kind != "press" or key not in MOVEMENT_KEYS:
+        if not self.animating or candidate.kind != "press" or key not in MOVEMENT_KEYS or self.types_characters:
             return False
         if self.memory.pushed[candidate.name] >= EDGE_PUSHES:
             return False
