@@ -489,5 +489,6 @@ def test_a_typing_game_is_played_by_typing_the_letters_it_shows_and_not_a_misrea
         return (f"x{typed['x']}", 0) if action.key == "x" else None
 
     app = SimApp(rule, vision=LettersShown("qx"))
-    keys = Counter(keys_of(app.play(HeuristicPolicy(context(Vocabulary(keys=tuple("abcdefghijklmnopqrstuvwxyz")))), 60)))
+    letters = Vocabulary(keys=tuple("abcdefghijklmnopqrstuvwxyz"))
+    keys = Counter(keys_of(app.play(HeuristicPolicy(context(letters)), 60)))
     assert keys["x"] > 10 and keys["q"] <= 2, keys
