@@ -169,7 +169,7 @@ class Playthrough:
             self._finish_step(step)
             return False
         self.act(step, frame)
-        if self.stopped_by is None and step.index % WATCH_EVERY == 0:
+        if self.stopped_by is None and step.index % WATCH_EVERY == 0 and not self._scripted:
             self._watch_without_input()
         return self.stopped_by is None
 
@@ -225,7 +225,7 @@ class Playthrough:
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else ())
-        retry = None if getattr(self.policy, "scripted", False) else self.retries.next(
+        retry = None if self._scripted else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry
         self.tokens += decision.tokens
@@ -258,7 +258,8 @@ class Playthrough:
             after, change, on_widget = self._effect(frame, step.action, seen=(seen, key), left=left)
             judged = True
             if self.oracles.animating:
-                after = self._watch(self.started + step.started + self.beat - time.monotonic())
+                if not self._scripted:
+                    after = self._watch(self.started + step.started + self.beat - time.monotonic())
                 change, judged = self._motion_effect(acted_at, change)
         except AppError:
             if self._window_lost(step.index):
@@ -311,6 +312,11 @@ class Playthrough:
         surprise = self.motion.surprise(started) if self.oracles.animating else None
         if surprise is not None and self.controls is not None:
             self.controls.observe_baseline(surprise.effect)
+
+    @property
+    def _scripted(self) -> bool:
+        """Whether the policy's inputs are a script, performed as written (``Policy.scripted``)."""
+        return self.policy is not None and self.policy.scripted
 
     def _motion_effect(self, acted_at: float, change: Change) -> tuple[Change, bool]:
         """An input's effect on an app that moves by itself: what its next ticks changed beyond the app's own

@@ -142,7 +142,8 @@ class Policy:
     notes: list[str]
     #: faults the policy itself found (a scenario's expectations that did not hold); they join the verdict
     findings: list[Finding]
-    #: the policy's inputs are a script (a scenario's steps): the loop inserts no inputs of its own between them
+    #: the policy's inputs are a script (a scenario's steps): the loop inserts no inputs of its own between them,
+    #: and performs them at the script's own pace (no beat, no watching without input between them)
     scripted = False
 
     def __init__(self, context: PolicyContext) -> None:
