@@ -89,10 +89,13 @@ def test_a_run_asked_to_stop_when_its_expectations_are_met_stops(display: Displa
 
 
 def test_same_seed_same_verdict(display: Display, vision: Vision) -> None:
+    """The same seed makes the same decisions on the same observations (test_heuristic); on a real app the loop
+    watches and paces by the clock, so a step may see the frame before or after a redraw (a caret's blink, a
+    first launch's font loading) and choose otherwise: the verdict is what must not change."""
     runs = [play(display, vision, app=[sys.executable, TK_TOY, "--raise"], max_steps=10, seed=7) for _ in range(2)]
     first, second = (r.verdict for r in runs)
     assert (first.status, first.kinds(), first.steps) == (second.status, second.kinds(), second.steps)
-    assert [s.action for s in runs[0].steps] == [s.action for s in runs[1].steps]
+    assert first.findings[0].message == second.findings[0].message
 
 
 def test_missing_app_is_an_error_not_a_failure(display: Display, vision: Vision) -> None:
