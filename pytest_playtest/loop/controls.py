@@ -34,7 +34,7 @@ PLACE_GRID = 10
 #: Beats watched without input before an app's own rate of effect-like changes is known.
 MIN_BASELINE = 8
 #: An app whose own motion looks like an effect more often than this gives no evidence about its inputs.
-MAX_CHANCE = 0.25
+MAX_CHANCE = 0.3
 
 
 @dataclass
