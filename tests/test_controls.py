@@ -27,6 +27,19 @@ def test_one_dead_key_among_working_inputs_on_a_still_app() -> None:
     assert [f.message.split(":")[0] for f in controls.findings()] == ["key right never had an effect"]
 
 
+def test_a_still_app_that_plays_sound_may_answer_its_keys_with_sound_alone() -> None:
+    player = Vocabulary(keys=("space", "up", "down"), sound=True, sources=("player.py",))
+    controls = DeadControls(player)
+    tried(controls, Action.click(10, 10), effect=True, moving=False, times=4)
+    for key in player.keys:
+        tried(controls, Action.press(key), effect=False, moving=False, times=8)
+    assert controls.findings() == []
+    silent = DeadControls(Vocabulary(keys=player.keys, sources=("player.py",)))
+    for key in player.keys:
+        tried(silent, Action.press(key), effect=False, moving=False, times=8)
+    assert [f.message.split(" (")[0] for f in silent.findings()] == ["none of the app's keys"]
+
+
 def test_keys_of_a_moving_game_that_never_beat_its_own_changes_are_dead() -> None:
     controls = DeadControls(ARROWS)
     for beat in range(20):  # the game looks changed by itself one beat in ten

@@ -61,3 +61,21 @@ def test_a_letter_that_vanishes_is_an_effect_and_falling_letters_are_not() -> No
 
 def test_too_few_ticks_tell_nothing() -> None:
     assert watched(snake([(100, 20 + 10 * i) for i in range(4)]), input_at=2) is None
+
+
+def test_a_field_of_single_pixel_stars_hides_any_effect() -> None:
+    """Stars too small to follow surprise the prediction every tick: no input there can be judged, even one
+    that moved a sprite's worth."""
+    rng = np.random.default_rng(0)
+    frames = []
+    for tick in range(9):
+        frame = np.zeros((200, 200, 3), np.uint8)
+        frame[rng.integers(0, 200, 120), rng.integers(0, 200, 120)] = 255  # each tick its stars elsewhere
+        if tick >= 6:
+            frame[100:108, 100:108] = 255  # what the input did
+        frames.append(frame)
+    surprise = watched(frames, input_at=6)
+    assert surprise is not None and surprise.before >= 100
+    assert not surprise.effect and not surprise.telling
+    quiet = watched(snake([(100, 20 + 10 * i) for i in range(9)]), input_at=6)
+    assert quiet is not None and quiet.telling

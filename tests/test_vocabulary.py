@@ -514,3 +514,13 @@ def test_turtledemo_games() -> None:
     assert hanoi.keys == ("space",) and hanoi.buttons == ()
     nim = scan_app(str(demos / "nim.py"), demos)
     assert set(nim.keys) == {"space", "escape"} and nim.buttons == ("left",)
+
+
+@pytest.mark.parametrize("code,sound", [
+    ("import pygame as pg\npg.mixer.Sound('hit.wav').play()\n", True),
+    ("from pygame import mixer\nmixer.music.play()\n", True),
+    ("import winsound\nwinsound.Beep(440, 100)\n", True),
+    ("import pygame\npygame.display.set_mode((10, 10))\n", False),
+])
+def test_code_that_plays_sound_is_known(tmp_path: Path, code: str, sound: bool) -> None:
+    assert source(tmp_path, code).sound is sound

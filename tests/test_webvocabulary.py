@@ -82,3 +82,12 @@ def test_key_comparisons_without_a_key_listener_are_no_keys(tmp_path: Path) -> N
     (tmp_path / "index.html").write_text('<script src="a.js"></script>')
     (tmp_path / "a.js").write_text("const KEY = {LEFT: 37}; if (e.keyCode == KEY.LEFT) go();")
     assert scan_web_app(tmp_path).keys == ()
+
+
+def test_a_page_that_plays_sound_is_known(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<canvas></canvas><script src='game.js'></script>")
+    (tmp_path / "game.js").write_text("const pop = new Audio('pop.ogg');\n"
+                                      "addEventListener('click', () => pop.play());\n")
+    assert scan_web_app(tmp_path).sound
+    (tmp_path / "game.js").write_text("addEventListener('click', () => console.log('hit'));\n")
+    assert not scan_web_app(tmp_path).sound

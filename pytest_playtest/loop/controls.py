@@ -16,7 +16,9 @@ so it is judged once, at the end:
 
 An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
 app that moves by itself, what its next frames changed beyond its own motion (vision.motion). A step the loop
-could not judge (the app stood still meanwhile: its game was over) is not counted.
+could not judge (the app stood still meanwhile: its game was over; its own motion would have hidden an effect)
+is not counted. A still app that plays sound is not judged: its inputs may answer with sound alone (a music
+player's pause and volume keys), and the tester hears nothing.
 """
 
 from __future__ import annotations
@@ -102,8 +104,11 @@ class DeadControls:
         return self._single() or self._whole_kind()
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
-        """Whether an input's effects are no more than chance: none on a still app; on an app that moves by
-        itself, no more than its own motion makes look like effects as often (``baseline``), once measured."""
+        """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
+        app that moves by itself, no more than its own motion makes look like effects as often (``baseline``),
+        once measured."""
+        if not moving and self.vocabulary.sound:
+            return False
         if not record.effects:
             return True
         base = self.baseline
@@ -121,7 +126,8 @@ class DeadControls:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
         for name, record in self.still.items():
-            if record.effects or record.tries < self.min_tries or len(record.screens) < self.min_screens:
+            if (not self._dead(record, moving=False) or record.tries < self.min_tries
+                    or len(record.screens) < self.min_screens):
                 continue
             if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
                 continue

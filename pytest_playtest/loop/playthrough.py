@@ -310,7 +310,7 @@ class Playthrough:
         started = time.monotonic()
         self._watch(self.beat if self.oracles.animating else GLANCE)
         surprise = self.motion.surprise(started) if self.oracles.animating else None
-        if surprise is not None and self.controls is not None:
+        if surprise is not None and surprise.telling and self.controls is not None:
             self.controls.observe_baseline(surprise.effect)
 
     @property
@@ -320,12 +320,13 @@ class Playthrough:
 
     def _motion_effect(self, acted_at: float, change: Change) -> tuple[Change, bool]:
         """An input's effect on an app that moves by itself: what its next ticks changed beyond the app's own
-        motion (vision.motion), and whether that could be judged (it moved meanwhile)."""
+        motion (vision.motion), and whether that could be judged (it moved meanwhile, and its own motion
+        would not have hidden an effect)."""
         surprise = self.motion.surprise(acted_at)
         if surprise is None:
             return change, False
         if not surprise.effect or surprise.box is None:
-            return NO_CHANGE, True
+            return NO_CHANGE, surprise.telling
         box = surprise.box
         return Change(surprise.fraction, (box.x, box.y, box.w, box.h)), True
 

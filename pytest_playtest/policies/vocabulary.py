@@ -287,6 +287,8 @@ class Vocabulary:
     texts: tuple[str, ...] = ()
     quit_texts: tuple[str, ...] = ()
     typing: bool = False
+    #: the code plays sound: some of its inputs may only be heard
+    sound: bool = False
     sources: tuple[str, ...] = ()
 
     @property
@@ -308,7 +310,7 @@ class Vocabulary:
             "keys": list(self.keys), "quit_keys": list(self.quit_keys), "hotkeys": list(self.hotkeys),
             "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
             "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
-            "sources": list(self.sources),
+            "sound": self.sound, "sources": list(self.sources),
         }
 
     @classmethod
@@ -320,7 +322,7 @@ class Vocabulary:
             keys=strings("keys"), quit_keys=strings("quit_keys"), hotkeys=strings("hotkeys"),
             buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
             texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
-            sources=strings("sources"),
+            sound=bool(data.get("sound")), sources=strings("sources"),
         )
 
     def describe(self, limit: int = 40) -> str:
@@ -363,6 +365,9 @@ _SKIP_DIRS = frozenset({
     "tests", "test", "testing",
 })
 _TK_MODULES = frozenset({"tkinter", "Tkinter", "customtkinter", "ttkbootstrap", "tkinterdnd2"})
+#: modules that play sound (a dotted name counts with what it imports from: ``from pygame import mixer``)
+_SOUND_MODULES = frozenset({"pygame.mixer", "winsound", "playsound", "simpleaudio", "pyaudio", "sounddevice",
+                            "pydub", "pyglet.media", "arcade.sound", "beepy"})
 
 
 def _skip_dir(name: str) -> bool:
@@ -1005,6 +1010,7 @@ class _Found:
     drags: bool = False
     pointer: bool = False
     typing: bool = False
+    sound: bool = False
 
     def key(self, name: str) -> None:
         (self.hotkeys if _is_hotkey(name) else self.keys)[name] = None
@@ -1124,6 +1130,8 @@ class _Scanner(_Visitor):
                 self.f.typing = True  # text += event.unicode: the app keeps what is typed
             elif node.attr == "buttons" and _eventish(node.value):
                 self.motion_buttons = True
+            elif node.attr == "mixer":  # pygame.mixer, whatever pygame is called here
+                self.f.sound = True
         self.generic_visit(node)
 
     def _reference(self, node: ast.Name | ast.Attribute, name: str) -> None:
@@ -1543,8 +1551,17 @@ def _analyse(modules: list[_Module], tables: _Tables) -> Vocabulary:
         texts=tuple(found.texts),
         quit_texts=tuple(found.quit_texts),
         typing=found.typing,
+        sound=found.sound or any(map(_imports_sound, modules)),
         sources=tuple(m.name for m in modules),
     )
+
+
+def _imports_sound(module: _Module) -> bool:
+    for _, name, names in module.imports:
+        for dotted in (name, *(f"{name}.{n}" for n in names)):
+            if any(dotted == m or dotted.startswith(m + ".") for m in _SOUND_MODULES):
+                return True
+    return False
 
 
 def scan(paths: Iterable[Path], *, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> Vocabulary:

@@ -31,6 +31,7 @@ _BUTTON_TEXT = re.compile(r"<button\b[^>]*>(.*?)</button>|<input\b[^>]*type=['\"
 _TAG = re.compile(r"<[^>]+>")
 _CONTROLS = re.compile(r"<(?:select|button|textarea|input|a\s[^>]*href)\b", re.I)
 _INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.I | re.S)
+_SOUND = re.compile(r"\bnew\s+Audio\b|\bAudioContext\b|<audio\b|\bHowl\b", re.I)
 _TYPING = re.compile(r"<input(?![^>]*type=['\"]?(?:button|submit|checkbox|radio|range|hidden))|<textarea|"
                      r"contenteditable", re.I)
 
@@ -49,7 +50,7 @@ def scan_web_app(root: Path) -> Vocabulary:
     """The vocabulary of the web app served from ``root`` (its .js/.ts/.html files, within the budgets)."""
     buttons: set[str] = set()
     texts: dict[str, None] = {}
-    moves = typing = False
+    moves = typing = sound = False
     sources: list[str] = []
     scripts: list[tuple[str, str]] = []  # (file name, code): a handler may compare keys far from its listener
     listens = False
@@ -71,6 +72,7 @@ def scan_web_app(root: Path) -> Vocabulary:
             buttons.add("left")
         moves = moves or bool(_MOVES.search(text))
         typing = typing or bool(_TYPING.search(text))
+        sound = sound or bool(_SOUND.search(text))
         for match in _BUTTON_TEXT.finditer(text):
             label = " ".join(_TAG.sub(" ", match.group(1) or match.group(2) or "").split())
             if label:
@@ -79,4 +81,4 @@ def scan_web_app(root: Path) -> Vocabulary:
     order = ("left", "right", "middle", "wheel")
     return Vocabulary(keys=tuple(keys), buttons=tuple(b for b in order if b in buttons),
                       drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts), typing=typing,
-                      sources=tuple(sources))
+                      sound=sound, sources=tuple(sources))

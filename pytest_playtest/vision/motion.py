@@ -82,6 +82,13 @@ class Surprise:
     def effect(self) -> bool:
         return self.pixels >= MIN_SURPRISE and self.pixels > OVER_BEFORE * self.before
 
+    @property
+    def telling(self) -> bool:
+        """Whether this tells if the input had an effect: one was seen, or a sprite's worth of surprise would
+        have stood out over what the app's own motion left unexplained just before (a starfield of single
+        pixels, each a surprise, hides any effect)."""
+        return self.effect or MIN_SURPRISE > (OVER_BEFORE - 1) * self.before
+
 
 @dataclass
 class MotionWatch:
