@@ -338,6 +338,9 @@ class HeuristicPolicy(Policy):
         now = self.now
         if appeared:
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
+        shown = self._keys_shown(observation, candidates)
+        if shown and self.rng.random() < TYPE_SHOWN:  # before a sequence or a streak of random letters
+            return self.rng.choice(shown), "a key the screen shows"
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
         fresh = [c for c in candidates if c.name not in self.memory.stats and not self._kind_known(c)]
@@ -349,9 +352,6 @@ class HeuristicPolicy(Policy):
         now.streak = None
         if own:
             return self._fresh(own), "new input"
-        shown = self._keys_shown(observation, candidates)
-        if shown and self.rng.random() < TYPE_SHOWN:
-            return self.rng.choice(shown), "a key the screen shows"
         quit_input = self._quit_late(observation, screen)
         if quit_input is not None:
             return quit_input, "quit once, late"
@@ -375,11 +375,12 @@ class HeuristicPolicy(Policy):
     def _keys_shown(self, observation: Observation, candidates: list[Candidate]) -> list[Candidate]:
         """In an app that takes many letter or digit keys (a typing game, a word puzzle), the ones whose
         characters the screen shows, as a person types what they read (the screen is read every
-        WIDGET_PERIOD: reading costs an OCR pass)."""
+        WIDGET_PERIOD, once every character read was typed a quarter of that: reading costs an OCR pass)."""
         if not self.types_characters:
             return []
         keys = [c for c in candidates if c.kind == "press" and len(c.actions[0].key or "") == 1]
-        if observation.elapsed - self.characters[0] >= WIDGET_PERIOD:
+        since = observation.elapsed - self.characters[0]
+        if since >= WIDGET_PERIOD or not self.characters[1] and since >= WIDGET_PERIOD / 4:
             read = {ch.lower() for box in observation.text_boxes() for word in box.text.split() if len(word) == 1
                     for ch in word}
             self.characters = (observation.elapsed, read)
@@ -426,8 +427,9 @@ class HeuristicPolicy(Policy):
                                                                                   state=attempt.state)
         memory.tried_on.setdefault(attempt.screen, set()).add(name)
         memory.log.append((name, effect, attempt.candidate.kind))
-        if not effect and attempt.candidate.kind == "press":
-            # a character typed to no effect was misread or is gone: not typed again before the next reading
+        if attempt.candidate.kind == "press":
+            # a character typed is gone (typed to no effect, it was misread or gone already): not typed again
+            # before the next reading
             self.characters[1].discard((attempt.candidate.actions[0].key or "").lower())
         memory.kind_tries[attempt.candidate.kind] += 1
         now.finished = name

@@ -40,6 +40,9 @@ KEPT = 24
 AFTER = 3
 #: The least surprise (pixels, after scaling) that is an effect: about an 8x8 sprite appearing or moving.
 MIN_SURPRISE = 40
+#: ... and after a tick the app's own motion wholly explained: a small thing gone (a typed 20-point letter)
+#: is an effect against a scene that holds no other surprise.
+QUIET_SURPRISE = 20
 #: An input's surprise must also exceed this many times the surprise of the ticks just before it.
 OVER_BEFORE = 2.0
 #: A moving blob covering more than this share of the window is scenery (a scrolling backdrop), no thing.
@@ -80,7 +83,8 @@ class Surprise:
 
     @property
     def effect(self) -> bool:
-        return self.pixels >= MIN_SURPRISE and self.pixels > OVER_BEFORE * self.before
+        floor = QUIET_SURPRISE if self.before == 0 else MIN_SURPRISE
+        return self.pixels >= floor and self.pixels > OVER_BEFORE * self.before
 
     @property
     def telling(self) -> bool:
