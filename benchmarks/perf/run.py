@@ -3,7 +3,8 @@
 Run with ``make bench`` (or ``.venv/bin/python benchmarks/perf/run.py``). Prints the machine and the
 medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: a plain pytest run with the
 plugin installed at most 1.05x as long as with ``-p no:playtest``; ≥ 60 heuristic steps/s on a pygame game,
-≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame; a web app's launch to
+≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame, ≤ 30 ms to judge an
+input on a moving app (a starfield's hundreds of one-pixel changes included); a web app's launch to
 its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a playeval-mini run with ``-n 2`` at least 1.8x as fast as
 serially.
 """
@@ -34,6 +35,7 @@ from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen
 from pytest_playtest.vision import Vision, changed_regions
+from pytest_playtest.vision.motion import MotionWatch
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_projects"
@@ -194,6 +196,34 @@ def record_2048(display: Display, count: int) -> list[np.ndarray]:
         app.terminate()
 
 
+def motion_cost(display: Display, frames: int) -> dict[str, object]:
+    """Judging one input on an app that moves by itself (MotionWatch.surprise: its ticks before and after
+    the input predicted from the ones before), on frames of pygame's starfield example: hundreds of
+    one-pixel stars, each a change of its own."""
+    app = App([sys.executable, "-m", "pygame.examples.stars"], display).start()
+    try:
+        app.wait_for_window(timeout=15)
+        time.sleep(0.5)  # pygame may replace its first window while it sets the video mode
+        app.wait_for_window(timeout=15)
+        screen = Screen(display, app)
+        shots = []
+        while len(shots) < frames:
+            shots.append(screen.screenshot())
+            time.sleep(0.02)
+        screen.close()
+    finally:
+        app.terminate()
+    watch, costs = MotionWatch(), []
+    for index, frame in enumerate(shots):
+        watch.add(frame, float(index))
+        if index >= 8:  # an input given three ticks ago: three ticks before it, three after
+            started = time.perf_counter()
+            watch.surprise(index - 2.5)
+            costs.append(time.perf_counter() - started)
+    return {"app": "pygame.examples.stars (640x480)", "inputs": len(costs),
+            "surprise_ms_median": statistics.median(costs) * 1000, "goal_ms": 30}
+
+
 def web_app(display: Display, launches: int, reads: int) -> dict[str, object]:
     """A web app in Chromium: launch to the first frame of the loaded page, and one DOM read (text and a
     rule's facts in one script), medians."""
@@ -263,6 +293,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200, help="steps per heuristic run")
     parser.add_argument("--tests", type=int, default=20, help="tests for the per-test overhead")
     parser.add_argument("--frames", type=int, default=20, help="changed frames for the OCR cost")
+    parser.add_argument("--motion-frames", type=int, default=60, help="frames of a starfield for the motion cost")
     parser.add_argument("--web-launches", type=int, default=7, help="launches of a web app in Chromium")
     parser.add_argument("--xdist-pairs", type=int, default=3, help="serial / -n 2 pairs of playeval-mini runs")
     parser.add_argument("--xdist-cold", type=int, default=1,
@@ -282,6 +313,7 @@ def main() -> None:
             "exploration": loop_rate(display, vision, args.runs, args.steps, "coverage"),
             "overhead": test_overhead(display, args.tests),
             "ocr": ocr_cost(display, args.frames),
+            "motion": motion_cost(display, args.motion_frames),
             "web": web_app(display, args.web_launches, reads=50),
         }
     finally:
@@ -310,6 +342,9 @@ def report(results: dict, out: Path) -> None:
           f"app start {over['app_start_ms_median']:.0f} ms, medians)   goal <= 50 ms")
     print(f"ocr       {ocr['changed_frame_ms_median']:7.1f} ms/frame (changed frame as the loop reads it; "
           f"from scratch {ocr['full_frame_ms_median']:.0f} ms, medians)  goal <= 150 ms")
+    motion = results["motion"]
+    print(f"motion    {motion['surprise_ms_median']:7.1f} ms/input (an input's effect on a moving app judged: "
+          f"{motion['app']}, median of {motion['inputs']})   goal <= 30 ms")
     web = results["web"]
     print(f"web       {web['first_frame_ms_median']:7.0f} ms       (a web app in Chromium, launch to the loaded "
           f"page's first frame, median of {web['launches']})   goal <= 1500 ms")
