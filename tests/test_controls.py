@@ -51,6 +51,27 @@ def test_keys_of_a_moving_game_that_never_beat_its_own_changes_are_dead() -> Non
     assert finding.message.startswith("none of the app's keys (left, right, up, down) had an effect")
 
 
+def test_one_key_of_a_moving_game_that_never_beat_chance_while_the_others_did() -> None:
+    paddles = Vocabulary(keys=("w", "s", "i", "k"), sources=("pong.py",))
+    controls = DeadControls(paddles)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0)
+    for key in ("w", "i", "k"):
+        tried(controls, Action.press(key), effect=True, moving=True, times=6)
+        tried(controls, Action.press(key), effect=False, moving=True, times=2)
+    tried(controls, Action.press("s"), effect=False, moving=True, times=16)
+    tried(controls, Action.press("s"), effect=True, moving=True, times=2)  # as often as chance
+    (finding,) = controls.findings()
+    assert finding.message.startswith("key s never had an effect while the app's other keys did (18 of 24 tries)")
+    typing = DeadControls(Vocabulary(keys=tuple("abcdefghijkl"), sources=("typing.py",)))
+    for beat in range(20):
+        typing.observe_baseline(effect=beat % 10 == 0)
+    for key in "abcdefghijk":
+        tried(typing, Action.press(key), effect=True, moving=True, times=2)
+    tried(typing, Action.press("l"), effect=False, moving=True, times=20)  # never shown while typed
+    assert typing.findings() == []
+
+
 def test_keys_that_steer_a_moving_game_are_alive() -> None:
     controls = DeadControls(ARROWS)
     for _ in range(20):

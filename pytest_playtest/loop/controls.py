@@ -7,7 +7,10 @@ so it is judged once, at the end:
 
 * one input that was tried often, on many different screens, and never had an effect — while other inputs
   did. New code at the first try proves nothing: that is the dispatch (an ``elif key == ...`` chain, a
-  key-up branch) reaching the input's branch, dead or not;
+  key-up branch) reaching the input's branch, dead or not. On an app that moves by itself, one key whose
+  effects were no more than chance while the app's other keys clearly beat it (a paddle's Down that never
+  moves it while Up does) — not in a typing game, where a letter matters only while it is shown, nor in an
+  app that plays sound, where a key may only mute it;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
   letter), or none of its clicks on a drawn UI (a cannon that never fires; in a real-time game played with
@@ -101,7 +104,7 @@ class DeadControls:
         self.baseline.effects += effect
 
     def findings(self) -> list[Finding]:
-        return self._single() or self._whole_kind()
+        return self._single() or self._single_moving() or self._whole_kind()
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
@@ -138,6 +141,22 @@ class DeadControls:
                 step=record.steps[-1],
                 details="tried at steps " + ", ".join(map(str, record.steps)),
             ))
+        return found
+
+    def _single_moving(self) -> list[Finding]:
+        vocabulary = self.vocabulary
+        if vocabulary.types_characters or vocabulary.sound:
+            return []
+        keyed = {name: r for name, r in self.moving.items() if name.startswith("key ")}
+        found = []
+        for name, record in keyed.items():
+            others = _pooled(r for other, r in keyed.items() if other != name)
+            if (record.tries < self.group_total or not self._dead(record, moving=True)
+                    or others.effects < self.min_tries or self._dead(others, moving=True)):
+                continue
+            found.append(self._kind_finding(
+                f"{name} never had an effect while the app's other keys did ({others.effects} of "
+                f"{others.tries} tries): tried {record.tries} times", record))
         return found
 
     def _whole_kind(self) -> list[Finding]:

@@ -40,7 +40,6 @@ WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (label
 WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again at most this often (seconds)
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
-MANY_CHARACTER_KEYS = 10  # an app taking this many letter or digit keys is played by typing what it shows
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
 #: repeats of an effective input (walk to the edge); an animating app changes anyway, so fewer there
@@ -165,9 +164,7 @@ class HeuristicPolicy(Policy):
         self.rng = context.rng()
         vocabulary = context.vocabulary
         self.inputs = InputCatalog(None if vocabulary is None or vocabulary.is_empty else vocabulary)
-        #: the app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing
-        self.types_characters = vocabulary is not None and sum(
-            len(key) == 1 and key.isalnum() for key in vocabulary.safe_keys) >= MANY_CHARACTER_KEYS
+        self.types_characters = vocabulary is not None and vocabulary.types_characters
         self.screens = Screens()
         self.memory = Memory()
         self.now = Underway()

@@ -273,6 +273,9 @@ def parse_tk_sequence(sequence: str, *, bare: bool = True) -> list[_TkEvent]:
 
 # -- the result ---------------------------------------------------------------------------------------------
 
+#: an app taking this many letter or digit keys is played by typing
+MANY_CHARACTER_KEYS = 10
+
 
 @dataclass(frozen=True)
 class Vocabulary:
@@ -300,6 +303,12 @@ class Vocabulary:
     def safe_keys(self) -> tuple[str, ...]:
         """The keys that do not end the app."""
         return tuple(k for k in self.keys if k not in self.quit_keys)
+
+    @property
+    def types_characters(self) -> bool:
+        """The app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing what
+        it shows, and each of those keys matters only while its character is shown."""
+        return sum(len(key) == 1 and key.isalnum() for key in self.safe_keys) >= MANY_CHARACTER_KEYS
 
     @property
     def safe_hotkeys(self) -> tuple[str, ...]:
