@@ -46,6 +46,8 @@ class Step:
     launch: int = 1
     #: what the step was for in the words of the test (a scenario's step or expectation); "" when it has none
     caption: str = ""
+    #: the policy aimed the input at what the screen showed (``Decision.aimed``)
+    aimed: bool = False
 
     @property
     def effect(self) -> str:

@@ -11,10 +11,11 @@ from pytest_playtest.trajectory import Step
 ARROWS = Vocabulary(keys=("left", "right", "up", "down"), sources=("game.py",))
 
 
-def tried(controls: DeadControls, action: Action, *, effect: bool, moving: bool, times: int = 1) -> None:
+def tried(controls: DeadControls, action: Action, *, effect: bool, moving: bool, times: int = 1,
+          aimed: bool = False) -> None:
     for _ in range(times):
         index = sum(r.tries for r in (*controls.still.values(), *controls.moving.values())) + 1
-        step = Step(index=index, action=action, before_hash=f"screen {index}")
+        step = Step(index=index, action=action, before_hash=f"screen {index}", aimed=aimed)
         step.changed = effect
         controls.observe(step, judged=True, moving=moving)
 
@@ -67,9 +68,25 @@ def test_one_key_of_a_moving_game_that_never_beat_chance_while_the_others_did() 
     for beat in range(20):
         typing.observe_baseline(effect=beat % 10 == 0)
     for key in "abcdefghijk":
-        tried(typing, Action.press(key), effect=True, moving=True, times=2)
-    tried(typing, Action.press("l"), effect=False, moving=True, times=20)  # never shown while typed
+        tried(typing, Action.press(key), effect=True, moving=True, times=2, aimed=True)
+    tried(typing, Action.press("l"), effect=False, moving=True, times=20, aimed=True)  # a letter never shown
     assert typing.findings() == []
+
+
+def test_a_typing_game_is_judged_on_the_letters_typed_while_shown() -> None:
+    letters = Vocabulary(keys=tuple("abcdefghijkl"), sources=("typing.py",))
+    working, ignoring = DeadControls(letters), DeadControls(letters)
+    for controls in (working, ignoring):
+        for beat in range(20):
+            controls.observe_baseline(effect=beat % 10 == 0)
+        for key in letters.keys:  # random letters, none on screen: nothing to judge
+            tried(controls, Action.press(key), effect=False, moving=True, times=3)
+    for key in letters.keys[:8]:
+        tried(working, Action.press(key), effect=True, moving=True, times=2, aimed=True)
+        tried(ignoring, Action.press(key), effect=False, moving=True, times=2, aimed=True)
+    assert working.findings() == []
+    (finding,) = ignoring.findings()
+    assert finding.message.startswith("none of the app's keys (a, b, c") and "tried 16 times" in finding.message
 
 
 def test_keys_that_steer_a_moving_game_are_alive() -> None:

@@ -13,9 +13,9 @@ so it is judged once, at the end:
   app that plays sound, where a key may only mute it;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
-  letter), or none of its clicks on a drawn UI (a cannon that never fires; in a real-time game played with
-  its keys, only when the keys did not work either). Then nothing else may have worked, so the evidence is
-  more tries over more of the keys or places.
+  letter: there only letters typed while the screen showed them count), or none of its clicks on a drawn UI
+  (a cannon that never fires; in a real-time game played with its keys, only when the keys did not work
+  either). Then nothing else may have worked, so the evidence is more tries over more of the keys or places.
 
 An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
 app that moves by itself, what its next frames changed beyond its own motion (vision.motion). A step the loop
@@ -84,6 +84,8 @@ class DeadControls:
         frames changed beyond its own motion; a step during which it did not move tells nothing)."""
         if step.error or not judged:
             return
+        if self.vocabulary.types_characters and step.action.kind == "press" and not step.aimed:
+            return  # a character key matters only while its character is shown: judged on the tries aimed so
         name = self._control(step)
         if name is None:
             self.other_effects += step.changed or bool(step.new_lines)
@@ -169,7 +171,9 @@ class DeadControls:
         moving = bool(self.moving)
         keys = self.vocabulary.safe_keys
         every_key = _pooled(r for name, r in records.items() if name.startswith("key "))
-        tried_all = all(f"key {name}" in self.still or f"key {name}" in self.moving for name in keys)
+        # (a typing game's letters are judged on those shown: not every letter need be)
+        tried_all = self.vocabulary.types_characters or all(
+            f"key {name}" in self.still or f"key {name}" in self.moving for name in keys)
         if (len(keys) >= 2 and tried_all and every_key.tries >= self.group_total
                 and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "

@@ -234,7 +234,7 @@ class Playthrough:
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
                     prompt_tokens=decision.prompt_tokens, cached_tokens=decision.cached_tokens,
                     started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
-                    launch=observation.launch, caption=decision.caption)
+                    launch=observation.launch, caption=decision.caption, aimed=decision.aimed)
         self.steps.append(step)
         return step
 

@@ -129,6 +129,9 @@ class Decision:
     note: str = ""
     #: what the step is for, in the words of the test (a scenario's step), shown on its storyboard tile
     caption: str = ""
+    #: the input answers something the screen showed right then (a character shown in a typing game): an input
+    #: that matters only at such moments is judged on these tries
+    aimed: bool = False
 
 
 class Policy:

@@ -41,6 +41,7 @@ WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again a
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
+SHOWN = "a key the screen shows"  # why such a key was chosen
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
 #: repeats of an effective input (walk to the edge); an animating app changes anyway, so fewer there
 DEPTH, ANIMATED_DEPTH = 12, 5
@@ -287,7 +288,7 @@ class HeuristicPolicy(Policy):
         now.attempt = Attempt(candidate, observation.frame_hash, screen.index)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
-        return self._emit(candidate.actions[0], f"{why}: {candidate.name}{label}")
+        return self._emit(candidate.actions[0], f"{why}: {candidate.name}{label}", aimed=why == SHOWN)
 
     def _steer(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
         """Goal play on a real-time game: the input that keeps the avatar in play when it is headed out (the
@@ -324,9 +325,9 @@ class HeuristicPolicy(Policy):
         return Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=0,
                          repeatable=False, label=f"{first.label} and {second.label}"), "a pair seen before"
 
-    def _emit(self, action: Action, note: str) -> Decision:
+    def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.now.expected = action
-        return Decision(action, note=note)
+        return Decision(action, note=note, aimed=aimed)
 
     def _choose(self, observation: Observation, screen: ScreenMemory, candidates: list[Candidate],
                 appeared: list[Candidate]) -> tuple[Candidate, str]:
@@ -337,7 +338,7 @@ class HeuristicPolicy(Policy):
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
         shown = self._keys_shown(observation, candidates)
         if shown and self.rng.random() < TYPE_SHOWN:  # before a sequence or a streak of random letters
-            return self.rng.choice(shown), "a key the screen shows"
+            return self.rng.choice(shown), SHOWN
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
         fresh = [c for c in candidates if c.name not in self.memory.stats and not self._kind_known(c)]
