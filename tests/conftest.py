@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -15,8 +17,11 @@ import pytest_playtest.benchmark.collector  # noqa: F401
 import pytest_playtest.fixture  # noqa: F401
 import pytest_playtest.report.hooks  # noqa: F401
 import pytest_playtest.scenarios.collector  # noqa: F401
+from pytest_playtest.loop.playthrough import RunResult, run_session
+from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
+from pytest_playtest.vision import Vision
 
 REPO = Path(__file__).resolve().parent.parent
 APPS = REPO / "fixtures" / "apps"
@@ -30,6 +35,34 @@ def display() -> Iterator[Display]:
     screen.start()
     yield screen
     screen.stop()
+
+
+@pytest.fixture(scope="module")
+def vision() -> Vision:
+    """One vision (OCR models loaded once) for the module's tests."""
+    return Vision()
+
+
+@pytest.fixture(scope="module")
+def play_defaults() -> SimpleNamespace:
+    """What ``play`` runs with where a test says nothing (a module overrides this fixture for its own)."""
+    return SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
+
+
+Play = Callable[..., RunResult]
+
+
+@pytest.fixture
+def play(display: Display, vision: Vision, play_defaults: SimpleNamespace) -> Play:
+    """Play an app on the test display as ``playtest.run`` does, keyword arguments as its; the session's
+    result (verdict and steps). Artifacts and screenshots go to ``artifacts`` when a folder is given."""
+
+    def run(*, artifacts: Path | None = None, **kwargs: Any) -> RunResult:
+        spec = RunSpec.from_kwargs(kwargs, defaults=play_defaults, where="test")
+        return run_session(spec, display=display, vision=vision, artifacts=artifacts,
+                           screenshots="on" if artifacts else "off")
+
+    return run
 
 
 @pytest.fixture

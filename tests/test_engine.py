@@ -9,30 +9,15 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_playtest import expect
-from pytest_playtest.loop.playthrough import run_session
 from pytest_playtest.loop.spec import RunSpec, SpecError
-from pytest_playtest.runtime.display import Display
-from pytest_playtest.vision import Vision
-from tests.conftest import APPS
+from tests.conftest import APPS, Play
 
-DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
 TK_TOY = str(APPS / "tk_toy.py")
 PYGAME_TOY = str(APPS / "pygame_toy.py")
 
 
-@pytest.fixture(scope="module")
-def vision() -> Vision:
-    return Vision()
-
-
-def play(display: Display, vision: Vision, tmp_path: Path | None = None, **kwargs):  # noqa: ANN201
-    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
-    return run_session(spec, display=display, vision=vision, artifacts=tmp_path,
-                       screenshots="on" if tmp_path else "off")
-
-
-def test_callback_exception_is_found(display: Display, vision: Vision) -> None:
-    result = play(display, vision, app=[sys.executable, TK_TOY, "--raise"], max_steps=12)
+def test_callback_exception_is_found(play: Play) -> None:
+    result = play(app=[sys.executable, TK_TOY, "--raise"], max_steps=12)
     verdict = result.verdict
     assert verdict.status == "fail", verdict.summary()
     finding = verdict.first("exception")
@@ -41,75 +26,75 @@ def test_callback_exception_is_found(display: Display, vision: Vision) -> None:
     assert verdict.first("crash") is None
 
 
-def test_hang_after_a_key_is_a_freeze(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "hang"]).verdict
+def test_hang_after_a_key_is_a_freeze(play: Play) -> None:
+    verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "hang"]).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
 
 
-def test_sleeping_hang_is_a_freeze(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "sleep"]).verdict
+def test_sleeping_hang_is_a_freeze(play: Play) -> None:
+    verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "sleep"]).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
     assert "not reading its input" in verdict.first("freeze").message
 
 
-def test_crash_on_a_key_is_a_crash(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict
+def test_crash_on_a_key_is_a_crash(play: Play) -> None:
+    verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict
     assert verdict.kinds() == ["crash"], verdict.summary()
     assert "RuntimeError: boom on key" in verdict.first("crash").message
     assert verdict.exit_code == 1
 
 
-def test_correct_apps_pass(display: Display, vision: Vision) -> None:
+def test_correct_apps_pass(play: Play) -> None:
     for app in (TK_TOY, PYGAME_TOY):
-        verdict = play(display, vision, app=app, max_steps=25).verdict
+        verdict = play(app=app, max_steps=25).verdict
         assert verdict.passed, verdict.summary()
 
 
 @pytest.mark.parametrize("example", ["aliens", "chimp"])
-def test_pygame_examples_pass(display: Display, vision: Vision, example: str) -> None:
-    verdict = play(display, vision, app=[sys.executable, "-m", f"pygame.examples.{example}"], max_steps=60,
+def test_pygame_examples_pass(example: str, play: Play) -> None:
+    verdict = play(app=[sys.executable, "-m", f"pygame.examples.{example}"], max_steps=60,
                    timeout=30).verdict
     assert verdict.passed, verdict.summary()
 
 
-def test_expectations_are_checked(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=TK_TOY, strategy="goal", max_steps=30,
+def test_expectations_are_checked(play: Play) -> None:
+    verdict = play(app=TK_TOY, strategy="goal", max_steps=30,
                    expect=[expect.text(r"Count: [1-9]"), expect.no_text(r"Count: 9\d"), expect.alive()]).verdict
     assert verdict.passed, verdict.summary()
-    verdict = play(display, vision, app=TK_TOY, max_steps=3, expect=[{"text": "Count: 99"}, {"exits": 0}]).verdict
+    verdict = play(app=TK_TOY, max_steps=3, expect=[{"text": "Count: 99"}, {"exits": 0}]).verdict
     assert verdict.kinds() == ["expectation"], verdict.summary()
     messages = " ".join(f.message for f in verdict.findings)
     assert "Count: 99" in messages and "still running" in messages
 
 
-def test_a_run_asked_to_stop_when_its_expectations_are_met_stops(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=TK_TOY, strategy="goal", goal="count up", max_steps=200, timeout=30,
+def test_a_run_asked_to_stop_when_its_expectations_are_met_stops(play: Play) -> None:
+    verdict = play(app=TK_TOY, strategy="goal", goal="count up", max_steps=200, timeout=30,
                    expect=[expect.text(r"Count: [1-9]")], stop_when_met=True).verdict
     assert verdict.passed and verdict.steps < 200, verdict.summary()
 
 
-def test_same_seed_same_verdict(display: Display, vision: Vision) -> None:
+def test_same_seed_same_verdict(play: Play) -> None:
     """The same seed makes the same decisions on the same observations (test_heuristic); on a real app the loop
     watches and paces by the clock, so a step may see the frame before or after a redraw (a caret's blink, a
     first launch's font loading) and choose otherwise: the verdict is what must not change."""
-    runs = [play(display, vision, app=[sys.executable, TK_TOY, "--raise"], max_steps=10, seed=7) for _ in range(2)]
+    runs = [play(app=[sys.executable, TK_TOY, "--raise"], max_steps=10, seed=7) for _ in range(2)]
     first, second = (r.verdict for r in runs)
     assert (first.status, first.kinds(), first.steps) == (second.status, second.kinds(), second.steps)
     assert first.findings[0].message == second.findings[0].message
 
 
-def test_missing_app_is_an_error_not_a_failure(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app="does/not/exist.py").verdict
+def test_missing_app_is_an_error_not_a_failure(play: Play) -> None:
+    verdict = play(app="does/not/exist.py").verdict
     assert verdict.status == "error" and "not found" in verdict.error
 
 
-def test_bad_marker_arguments_name_the_argument() -> None:
+def test_bad_marker_arguments_name_the_argument(play_defaults: SimpleNamespace) -> None:
     with pytest.raises(SpecError, match="strategy"):
-        RunSpec.from_kwargs({"app": "a.py", "strategy": "win"}, defaults=DEFAULTS, where="t")
+        RunSpec.from_kwargs({"app": "a.py", "strategy": "win"}, defaults=play_defaults, where="t")
     with pytest.raises(SpecError, match="expect"):
-        RunSpec.from_kwargs({"app": "a.py", "expect": [{"txt": "x"}]}, defaults=DEFAULTS, where="t")
+        RunSpec.from_kwargs({"app": "a.py", "expect": [{"txt": "x"}]}, defaults=play_defaults, where="t")
     with pytest.raises(SpecError, match="max_steps"):
-        RunSpec.from_kwargs({"app": "a.py", "max_steps": 0}, defaults=DEFAULTS, where="t")
+        RunSpec.from_kwargs({"app": "a.py", "max_steps": 0}, defaults=play_defaults, where="t")
 
 
 def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
@@ -135,29 +120,29 @@ def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2)
 
 
-def test_expectations_true_from_the_start_do_not_end_a_goal_run(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=TK_TOY, strategy="goal", max_steps=6, expect=[expect.text("Count")]).verdict
+def test_expectations_true_from_the_start_do_not_end_a_goal_run(play: Play) -> None:
+    verdict = play(app=TK_TOY, strategy="goal", max_steps=6, expect=[expect.text("Count")]).verdict
     assert verdict.passed and verdict.steps == 6, verdict.summary()
 
 
 @pytest.mark.parametrize("mode", ["title", "slow"])
-def test_a_still_picture_that_handles_input_is_not_a_freeze(display: Display, vision: Vision, mode: str) -> None:
+def test_a_still_picture_that_handles_input_is_not_a_freeze(mode: str, play: Play) -> None:
     """A title screen over a busy loop, and slow frames that leave X events queued for a moment."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / "still_screens.py"), mode], max_steps=30,
+    verdict = play(app=[sys.executable, str(APPS / "still_screens.py"), mode], max_steps=30,
                    timeout=30).verdict
     assert verdict.passed, verdict.summary()
 
 
-def test_an_app_that_never_shows_a_window_does_not_pass(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=[sys.executable, PYGAME_TOY, "--exit", "0"]).verdict
+def test_an_app_that_never_shows_a_window_does_not_pass(play: Play) -> None:
+    verdict = play(app=[sys.executable, PYGAME_TOY, "--exit", "0"]).verdict
     assert verdict.kinds() == ["no_window"], verdict.summary()
     assert "exiting with 0" in verdict.first("no_window").message
-    expected_exit = play(display, vision, app=[sys.executable, PYGAME_TOY, "--exit", "0"], expect=[expect.exits(0)])
+    expected_exit = play(app=[sys.executable, PYGAME_TOY, "--exit", "0"], expect=[expect.exits(0)])
     assert expected_exit.verdict.passed, expected_exit.verdict.summary()
 
 
-def test_a_normal_exit_relaunches_the_app_and_the_budget_goes_on(display: Display, vision: Vision) -> None:
-    verdict_steps = play(display, vision, app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400,
+def test_a_normal_exit_relaunches_the_app_and_the_budget_goes_on(play: Play) -> None:
+    verdict_steps = play(app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400,
                          timeout=10)  # a relaunch needs RELAUNCH_TIME_LEFT (5 s) of the run left
     verdict, steps = verdict_steps.verdict, verdict_steps.steps
     assert verdict.passed, verdict.summary()
@@ -166,15 +151,15 @@ def test_a_normal_exit_relaunches_the_app_and_the_budget_goes_on(display: Displa
     assert "--- launch 2 ---" in verdict_steps.stdout + verdict_steps.stderr
 
 
-def test_an_expected_exit_ends_the_run(display: Display, vision: Vision) -> None:
-    result = play(display, vision, app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400, timeout=5,
+def test_an_expected_exit_ends_the_run(play: Play) -> None:
+    result = play(app=[sys.executable, str(APPS / "tk_quits.py"), "1.0"], max_steps=400, timeout=5,
                   expect=[expect.exits(0)])
     assert result.verdict.passed and not result.verdict.notes, result.verdict.summary()
     assert {step.launch for step in result.steps} == {1}
 
 
-def test_coverage_is_measured_and_credited_to_steps(display: Display, vision: Vision, tmp_path: Path) -> None:
-    result = play(display, vision, tmp_path, app=TK_TOY, coverage=True, max_steps=15)
+def test_coverage_is_measured_and_credited_to_steps(tmp_path: Path, play: Play) -> None:
+    result = play(artifacts=tmp_path, app=TK_TOY, coverage=True, max_steps=15)
     coverage = result.verdict.coverage
     assert coverage is not None, result.verdict.summary()
     assert "tk_toy.py" in coverage.files and 0 < coverage.files["tk_toy.py"].lines_hit
@@ -185,55 +170,53 @@ def test_coverage_is_measured_and_credited_to_steps(display: Display, vision: Vi
     assert (tmp_path / "vocabulary.json").is_file()
 
 
-def test_coverage_of_a_program_that_is_not_python_is_a_note(display: Display, vision: Vision) -> None:
-    result = play(display, vision, app=["xmessage", "-geometry", "+0+0", "hello"], coverage=True, max_steps=3)
+def test_coverage_of_a_program_that_is_not_python_is_a_note(play: Play) -> None:
+    result = play(app=["xmessage", "-geometry", "+0+0", "hello"], coverage=True, max_steps=3)
     assert result.verdict.coverage is None
     assert any("coverage not measured" in note for note in result.verdict.notes), result.verdict.summary()
 
 
-def test_a_disabled_button_is_not_unresponsive(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(APPS / "tk_disabled.py"), max_steps=40).verdict
+def test_a_disabled_button_is_not_unresponsive(play: Play) -> None:
+    verdict = play(app=str(APPS / "tk_disabled.py"), max_steps=40).verdict
     assert verdict.passed, verdict.summary()
 
 
-def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(
-        display: Display, vision: Vision) -> None:
+def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(play: Play) -> None:
     """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_form.py")], max_steps=80).verdict
+    verdict = play(app=[sys.executable, str(APPS / "tk_form.py")], max_steps=80).verdict
     assert verdict.passed, verdict.summary()
 
 
-def test_a_dead_clear_button_is_unresponsive(display: Display, vision: Vision) -> None:
+def test_a_dead_clear_button_is_unresponsive(play: Play) -> None:
     """Each retry of Clear puts new text in the field first: every try is in a new state with text to clear."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_form.py"), "--dead-clear"],
+    verdict = play(app=[sys.executable, str(APPS / "tk_form.py"), "--dead-clear"],
                    max_steps=80).verdict
     assert verdict.kinds() == ["unresponsive"], verdict.summary()
     assert "had no visible effect in 3 different states" in verdict.findings[0].message
 
 
 @pytest.mark.parametrize(("app", "kinds"), [("pygame_panel.py", []), ("pygame_dead_panel.py", ["unresponsive"])])
-def test_a_drawn_panel_is_a_dead_control_only_when_the_code_handles_clicks(
-        display: Display, vision: Vision, app: str, kinds: list[str]) -> None:
+def test_a_drawn_panel_is_a_dead_control_only_when_the_code_handles_clicks(app: str, kinds: list[str],
+                                                                            play: Play) -> None:
     """Both apps draw the same button-like panel and show the same frames for the same random inputs (the
     keys change its number, clicks change nothing). One reads no mouse event: nothing there was meant to
     be clicked. The other handles clicks and does nothing with them: a dead control, reported once however
     many places of it were clicked."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / app)], policy="random", max_steps=60).verdict
+    verdict = play(app=[sys.executable, str(APPS / app)], policy="random", max_steps=60).verdict
     assert [finding.kind for finding in verdict.findings] == kinds, verdict.summary()
 
 
-def test_a_convert_button_whose_result_is_already_shown_is_not_unresponsive(
-        display: Display, vision: Vision) -> None:
+def test_a_convert_button_whose_result_is_already_shown_is_not_unresponsive(play: Play) -> None:
     """The unit buttons and Enter convert at once, so Convert shows nothing new until the value changes."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_converter.py")], max_steps=80).verdict
+    verdict = play(app=[sys.executable, str(APPS / "tk_converter.py")], max_steps=80).verdict
     assert verdict.passed, verdict.summary()
 
 
 @pytest.mark.parametrize(("flags", "kinds"), [([], []), (["--dead-reset"], ["unresponsive"])])
-def test_a_highlight_that_moves_in_two_passes_is_not_a_clicks_effect(
-        display: Display, vision: Vision, flags: list[str], kinds: list[str]) -> None:
+def test_a_highlight_that_moves_in_two_passes_is_not_a_clicks_effect(flags: list[str], kinds: list[str],
+                                                                      play: Play) -> None:
     """Moving the pointer from one button to the next lights the new one, and 40 ms later dims the old
     one: the "before" frame is taken once both are drawn, or a dead Reset reached from Add "reacts"."""
-    verdict = play(display, vision, app=[sys.executable, str(APPS / "tk_late_leave.py"), *flags],
+    verdict = play(app=[sys.executable, str(APPS / "tk_late_leave.py"), *flags],
                    max_steps=60).verdict
     assert verdict.kinds() == kinds, verdict.summary()

@@ -402,11 +402,6 @@ def test_goal_play_uses_the_vocabulary_keys_and_restarts_after_a_loss() -> None:
 
 
 # -- real frames ----------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def vision() -> Iterator[Vision]:
-    yield Vision()
-
-
 def test_a_real_frame_with_a_button_is_clicked_there(vision: Vision) -> None:
     import cv2
 

@@ -12,7 +12,6 @@ import pytest
 
 from pytest_playtest.actions import Action
 from pytest_playtest.loop.oracles import Oracles, OracleSettings
-from pytest_playtest.loop.playthrough import run_session
 from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.runtime.app import AppError
 from pytest_playtest.runtime.browser import Browser, WebTarget, web_target
@@ -20,8 +19,7 @@ from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.procfs import group_pids
 from pytest_playtest.runtime.screen import Screen
-from pytest_playtest.vision import Vision
-from tests.conftest import REPO
+from tests.conftest import REPO, Play
 
 WEB = REPO / "fixtures" / "web"
 DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=15, timeout=40.0, options={})
@@ -29,13 +27,9 @@ PROFILE_FLAG = b"--user-data-dir=/tmp/playtest-chromium-"
 
 
 @pytest.fixture(scope="module")
-def vision() -> Vision:
-    return Vision()
-
-
-def play(display: Display, vision: Vision, **kwargs):  # noqa: ANN201
-    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
-    return run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
+def play_defaults() -> SimpleNamespace:
+    """A page's test plays 15 steps unless it says otherwise."""
+    return DEFAULTS
 
 
 def browsers_running(display: Display) -> list[int]:
@@ -115,16 +109,16 @@ def test_a_page_is_clicked_and_changes_and_nothing_is_left(display: Display, bro
     assert browsers_running(display) == []
 
 
-def test_a_correct_page_passes_ten_runs_of_ten(display: Display, vision: Vision) -> None:
+def test_a_correct_page_passes_ten_runs_of_ten(display: Display, play: Play) -> None:
     for run in range(10):
-        verdict = play(display, vision, app=str(WEB / "counter.html"), max_steps=6).verdict
+        verdict = play(app=str(WEB / "counter.html"), max_steps=6).verdict
         assert verdict.status == "pass", f"run {run + 1}: {verdict.summary()}"
         assert browsers_running(display) == []
 
 
 # -- what the browser reports ----------------------------------------------------------------------------
-def test_an_uncaught_error_is_an_exception_with_its_message_and_place(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "raises.html")).verdict
+def test_an_uncaught_error_is_an_exception_with_its_message_and_place(play: Play) -> None:
+    verdict = play(app=str(WEB / "raises.html")).verdict
     finding = verdict.first("exception")
     assert finding is not None, verdict.summary()
     assert "TypeError: Cannot read properties of null (reading 'write')" in finding.message
@@ -133,28 +127,28 @@ def test_an_uncaught_error_is_an_exception_with_its_message_and_place(display: D
     assert verdict.first("crash") is None and verdict.first("freeze") is None
 
 
-def test_an_unhandled_rejection_is_an_exception(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "rejects.html")).verdict
+def test_an_unhandled_rejection_is_an_exception(play: Play) -> None:
+    verdict = play(app=str(WEB / "rejects.html")).verdict
     assert verdict.kinds() == ["exception"], verdict.summary()
     assert "Uncaught (in promise) Error: the score was not saved at /toy.js:17:" in verdict.first("exception").message
 
 
-def test_a_missing_file_of_the_app_is_an_exception(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "missing.html"), max_steps=4).verdict
+def test_a_missing_file_of_the_app_is_an_exception(play: Play) -> None:
+    verdict = play(app=str(WEB / "missing.html"), max_steps=4).verdict
     assert verdict.kinds() == ["exception"], verdict.summary()
     finding = verdict.first("exception")
     assert "404" in finding.message and "/helpers.js" in finding.message and finding.step == 0
 
 
-def test_console_errors_are_notes(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "console.html"), max_steps=6).verdict
+def test_console_errors_are_notes(play: Play) -> None:
+    verdict = play(app=str(WEB / "console.html"), max_steps=6).verdict
     assert verdict.status == "pass", verdict.summary()
     assert any("console error" in note and "count went up to 1" in note and "/toy.js:23:" in note
                for note in verdict.notes), verdict.notes
 
 
-def test_a_busy_main_thread_is_a_freeze(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "busy.html")).verdict
+def test_a_busy_main_thread_is_a_freeze(display: Display, play: Play) -> None:
+    verdict = play(app=str(WEB / "busy.html")).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
     assert "main thread did not run a script" in verdict.first("freeze").message
     assert browsers_running(display) == []
@@ -223,13 +217,13 @@ def test_clickable_elements_come_with_their_boxes(browser) -> None:  # noqa: ANN
     assert (add.box.x, add.box.y, add.box.w, add.box.h, add.kind) == (40, 40, 160, 60, "button")
 
 
-def test_rules_and_dom_text_judge_a_run(display: Display, vision: Vision) -> None:
+def test_rules_and_dom_text_judge_a_run(play: Play) -> None:
     from pytest_playtest import expect
 
-    passing = play(display, vision, app=str(WEB / "counter.html"), strategy="goal", max_steps=20,
+    passing = play(app=str(WEB / "counter.html"), strategy="goal", max_steps=20,
                    expect=[expect.rule("#count contains 'Count: 1'"), expect.text(r"Count: \d")]).verdict
     assert passing.status == "pass", passing.summary()
-    failing = play(display, vision, app=str(WEB / "counter.html"), max_steps=4,
+    failing = play(app=str(WEB / "counter.html"), max_steps=4,
                    expect=[expect.rule("#count > 100 AND #status == 'Won'")]).verdict
     assert failing.kinds() == ["expectation"], failing.summary()
     message = failing.first("expectation").message

@@ -4,51 +4,36 @@ clicked, the page's own buttons used in goal play, dialogs answered, links out o
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
 import pytest
 
 from pytest_playtest import expect
 from pytest_playtest.actions import Action
-from pytest_playtest.loop.playthrough import run_session
-from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.runtime.browser import Browser, web_target
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen
-from pytest_playtest.vision import Vision
-from tests.conftest import REPO
+from tests.conftest import REPO, Play
 
 WEB = REPO / "fixtures" / "webapps"
-DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
-
-
-@pytest.fixture(scope="module")
-def vision() -> Vision:
-    return Vision()
-
-
-def play(display: Display, vision: Vision, **kwargs):  # noqa: ANN201
-    spec = RunSpec.from_kwargs(kwargs, defaults=DEFAULTS, where="test")
-    return run_session(spec, display=display, vision=vision, artifacts=None, screenshots="off")
 
 
 @pytest.mark.parametrize("strategy", ["coverage", "goal"])
-def test_a_hang_on_space_is_found_though_the_arrows_move(display: Display, vision: Vision, strategy: str) -> None:
-    verdict = play(display, vision, app=str(WEB / "space_hang"), strategy=strategy, goal="Run and jump",
+def test_a_hang_on_space_is_found_though_the_arrows_move(strategy: str, play: Play) -> None:
+    verdict = play(app=str(WEB / "space_hang"), strategy=strategy, goal="Run and jump",
                    max_steps=40).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
 
 
-def test_a_drawn_targets_third_hit_is_found(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "targets"), strategy="goal", goal="Hit the targets",
+def test_a_drawn_targets_third_hit_is_found(play: Play) -> None:
+    verdict = play(app=str(WEB / "targets"), strategy="goal", goal="Hit the targets",
                    max_steps=60).verdict
     assert verdict.kinds() == ["exception"], verdict.summary()
     assert "Cannot read properties of undefined (reading 'name')" in verdict.first("exception").message
 
 
-def test_goal_play_uses_the_pages_buttons(display: Display, vision: Vision) -> None:
-    verdict = play(display, vision, app=str(WEB / "tally"), strategy="goal", goal="Make the count positive.",
+def test_goal_play_uses_the_pages_buttons(play: Play) -> None:
+    verdict = play(app=str(WEB / "tally"), strategy="goal", goal="Make the count positive.",
                    expect=[expect.rule("#count > 0")], max_steps=30).verdict
     assert verdict.passed, verdict.summary()
     assert any("dialog" in note and "Reset the tally?" in note for note in verdict.notes), verdict.notes
