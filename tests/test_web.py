@@ -217,6 +217,20 @@ def test_clickable_elements_come_with_their_boxes(browser) -> None:  # noqa: ANN
     assert (add.box.x, add.box.y, add.box.w, add.box.h, add.kind) == (40, 40, 160, 60, "button")
 
 
+def test_a_submit_the_browser_refuses_for_an_empty_required_field_is_known(browser) -> None:  # noqa: ANN001
+    """Its "Please fill out this field" bubble is no part of the page's pixels: such a click is no evidence of
+    a dead button."""
+    from pytest_playtest.runtime import dom
+
+    app = browser("required.html")
+    boxes = {item.text: item.box for item in dom.clickables(app, timeout=5)}
+    join, clear = boxes["Join"].center, boxes["Clear"].center
+    assert dom.refused_submit(app, join, timeout=5)
+    assert not dom.refused_submit(app, clear, timeout=5)  # no submit button
+    app.evaluate("document.getElementById('name').value = 'Ada'")
+    assert not dom.refused_submit(app, join, timeout=5)
+
+
 def test_rules_and_dom_text_judge_a_run(play: Play) -> None:
     from pytest_playtest import expect
 

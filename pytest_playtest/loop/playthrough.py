@@ -703,13 +703,15 @@ def _until_still(screen: Screen, still: float, *, limit: float) -> None:
 
 def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision, page: WebPage | None) -> bool:
     """Whether a click landed on an enabled-looking button (a control that should react); on a web page, on
-    an enabled button the DOM lists. A field is not judged: what a click shows there is focus, often no more
-    than its blinking cursor."""
+    an enabled button the DOM lists, unless it submits a form the browser refused for its fields (its
+    "Please fill out this field" bubble is no part of the page's pixels). A field is not judged: what a click
+    shows there is focus, often no more than its blinking cursor."""
     target = action.target
     if target is None or action.kind not in ("click", "double_click"):
         return False
     if page is not None:
-        return any(w.kind == "button" and w.box.contains(*target) for w in page.widgets())
+        return (any(w.kind == "button" and w.box.contains(*target) for w in page.widgets())
+                and not page.refused_submit(target))
     return any(w.kind == "button" and w.surely_hit_by(*target) and w.marked_at_centre(frame)
                and not _greyed_out(frame, w.box) for w in vision.widgets(frame, key=key))
 

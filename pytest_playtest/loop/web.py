@@ -147,6 +147,13 @@ class WebPage:
             return []
         return [Widget(item.box, item.kind, item.text, item.options) for item in found]
 
+    def refused_submit(self, point: tuple[int, int]) -> bool:
+        """Whether a click at ``point`` submits a form the browser refuses for its fields (dom.refused_submit)."""
+        try:
+            return dom.refused_submit(self.browser, point, timeout=self.timeout)
+        except (DevToolsTimeout, AppError):
+            return False
+
     def address(self) -> str:
         try:
             return dom.address(self.browser, timeout=self.timeout)

@@ -146,6 +146,20 @@ def address(browser: Browser, *, timeout: float) -> str:
     return str(browser.evaluate(_script(_ADDRESS), timeout=timeout))
 
 
+_REFUSED_SUBMIT = """
+const hit = document.elementFromPoint(X, Y);
+const control = hit && hit.closest("button, input[type=submit], input[type=image]");
+if (!control || !control.form || !["submit", "image"].includes(control.type)) return false;
+return !control.form.noValidate && !control.formNoValidate && control.form.matches(":invalid");
+"""
+
+
+def refused_submit(browser: Browser, point: tuple[int, int], *, timeout: float) -> bool:
+    """Whether the control at ``point`` submits a form whose fields do not validate: a click on it makes the
+    browser show its own "Please fill out this field" bubble, which the page's pixels do not hold."""
+    return bool(browser.evaluate(_script(_REFUSED_SUBMIT, X=point[0], Y=point[1]), timeout=timeout))
+
+
 def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
     found = browser.evaluate(_script(_CLICKABLES), timeout=timeout, console=True)
