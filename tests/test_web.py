@@ -223,8 +223,9 @@ def test_a_submit_the_browser_refuses_for_an_empty_required_field_is_known(brows
     from pytest_playtest.runtime import dom
 
     app = browser("required.html")
-    boxes = {item.text: item.box for item in dom.clickables(app, timeout=5)}
-    join, clear = boxes["Join"].center, boxes["Clear"].center
+    found = {item.text: item for item in dom.clickables(app, timeout=5)}
+    assert found["Your name"].kind == "field"  # its label: a click there shows the field's focus, no more
+    join, clear = found["Join"].box.center, found["Clear"].box.center
     assert dom.refused_submit(app, join, timeout=5)
     assert not dom.refused_submit(app, clear, timeout=5)  # no submit button
     app.evaluate("document.getElementById('name').value = 'Ada'")

@@ -58,6 +58,8 @@ _CLICKABLES = _FIND + """
 const controls = "button, a[href], input:not([type=hidden]), select, textarea, summary, label[for], " +
   "[onclick], [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], canvas";
 const seen = new Set(document.querySelectorAll(controls));
+const field = (el) => !!el && ["INPUT", "TEXTAREA"].includes(el.tagName)
+  && !["button", "submit", "image", "reset", "checkbox", "radio"].includes(el.type);
 const pressed = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"];
 const listens = (el) => typeof getEventListeners === "function"
   && pressed.some((type) => (getEventListeners(el)[type] || []).length > 0);
@@ -87,8 +89,8 @@ for (const el of seen) {
     out.push({x, y, w, h, kind: "choice", text: el.selectedOptions.length ? el.selectedOptions[0].text : "", options});
     continue;
   }
-  const kind = ["input", "textarea"].includes(tag) && !["button", "submit", "checkbox", "radio"]
-    .includes(el.type) ? "field" : (tag === "canvas" ? "shape" : "button");
+  // a label stands for its field: a click on it shows no more than the field's focus
+  const kind = field(tag === "label" ? el.control : el) ? "field" : (tag === "canvas" ? "shape" : "button");
   out.push({x, y, w, h, kind, text: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim()});
 }
 return out;
