@@ -146,6 +146,7 @@ class DeadControls:
         return found
 
     def _single_moving(self) -> list[Finding]:
+        """On an app that moves by itself, one key no better than chance while its other keys beat it."""
         vocabulary = self.vocabulary
         if vocabulary.types_characters or vocabulary.sound:
             return []
