@@ -187,6 +187,9 @@ def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(
     assert verdict.passed, verdict.summary()
 
 
+@pytest.mark.xfail(strict=False, reason="on some machines vision finds this form's Clear as text, not a button "
+                   "(seen on the 2026-11-26 build machine at this commit and at 1524aa1, which passed CI before): "
+                   "its clicks are then no evidence of a dead button")
 def test_a_dead_clear_button_is_unresponsive(play: Play) -> None:
     """Each retry of Clear puts new text in the field first: every try is in a new state with text to clear."""
     verdict = play(app=[sys.executable, str(APPS / "tk_form.py"), "--dead-clear"],
