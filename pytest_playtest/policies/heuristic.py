@@ -336,9 +336,6 @@ class HeuristicPolicy(Policy):
         now = self.now
         if appeared:
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
-        shown = self._keys_shown(observation, candidates)
-        if shown and self.rng.random() < TYPE_SHOWN:  # before a sequence or a streak of random letters
-            return self.rng.choice(shown), SHOWN
         if now.replay is not None and now.replay.queue:
             return now.replay.queue.pop(0), f"sequence {' → '.join(now.replay.names)}"
         fresh = [c for c in candidates if c.name not in self.memory.stats and not self._kind_known(c)]
@@ -350,6 +347,9 @@ class HeuristicPolicy(Policy):
         now.streak = None
         if own:
             return self._fresh(own), "new input"
+        shown = self._keys_shown(observation, candidates)
+        if shown and self.rng.random() < TYPE_SHOWN:
+            return self.rng.choice(shown), SHOWN
         quit_input = self._quit_late(observation, screen)
         if quit_input is not None:
             return quit_input, "quit once, late"
