@@ -79,3 +79,43 @@ def test_a_field_of_single_pixel_stars_hides_any_effect() -> None:
     assert not surprise.effect and not surprise.telling
     quiet = watched(snake([(100, 20 + 10 * i) for i in range(9)]), input_at=6)
     assert quiet is not None and quiet.telling
+
+
+def ball(xs: list[int], size: int = 12) -> list[np.ndarray]:
+    frames = []
+    for x in xs:
+        frame = np.full((200, 360, 3), 255, np.uint8)
+        frame[90 : 90 + size, x : x + size] = 0
+        frames.append(frame)
+    return frames
+
+
+def surprises(frames: list[np.ndarray], times: list[float]) -> list[int]:
+    """Each tick's surprise when the ticks were seen at ``times`` (an input given just before each)."""
+    found = []
+    for index in range(4, len(frames)):
+        watch = MotionWatch()
+        for frame, at in zip(frames[: index + 1], times, strict=False):
+            watch.add(frame, at)
+        surprise = watch.surprise((times[index - 1] + times[index]) / 2)
+        assert surprise is not None
+        found.append(surprise.pixels)
+    return found
+
+
+def test_a_ball_faster_than_its_size_keeps_its_course() -> None:
+    """Moving 20 px a tick, a 12 px ball's old and new places are two blobs apart: where it came from is found
+    by its picture."""
+    xs = [20 + 20 * i for i in range(10)]
+    assert surprises(ball(xs), [0.1 * i for i in range(10)]) == [0] * 6
+
+
+def test_frames_gone_unseen_are_no_surprise() -> None:
+    """The app draws a frame each 80 ms; the tester, busy deciding, saw the 5th late and missed the 6th and
+    the 10th: a thing moving on as the intervals say is its own motion."""
+    shown = [0, 1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13]
+    times = [0.08 * i + (0.03 if i == 4 else 0.0) for i in shown]
+    frames = ball([60 + 12 * i for i in shown])
+    assert surprises(frames, times) == [0] * 8
+    turned = ball([60 + 12 * i for i in shown[:6]] + [132 - 12 * j for j in range(1, 7)])
+    assert surprises(turned, times)[2] > 0  # the ball turned back at the 7th: that is no motion of its own

@@ -6,15 +6,20 @@ judges an input by whether the game went on differently: the snake turned, the p
 the letter vanished. ``MotionWatch`` follows the app's ticks (frames that differ from the one before) and
 predicts each tick from the ones before it: every place that changed (a blob of changed pixels) keeps moving
 the way it moved between the two ticks before (its nearest blob there, by centroid), and the next frame is
-drawn so. What a tick changes where it differs from that prediction is *surprise*. An input had an effect
-when the ticks right after it hold more surprise than the app makes on its own: more than the ticks right
-before the input did, and more than a floor that one small sprite's worth of pixels clears.
+drawn so. The tester sees the ticks at uneven intervals (frames of the app go unseen while it decides and acts,
+which is always just before an input): where an interval was longer or shorter than the one before, a thing
+may have moved on as many times its last step as the intervals' ratio says, and a tick after an unseen
+stretch of several frames is not judged. What a tick changes where it differs from that prediction is
+*surprise*. An input had an effect when the ticks right after it hold more surprise than the app makes on its
+own: more than the ticks right before the input did, and more than a floor that one small sprite's worth of
+pixels clears.
 
 Frames are RGB arrays in window coordinates; large windows are looked at every second pixel.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -45,6 +50,18 @@ MIN_SURPRISE = 40
 QUIET_SURPRISE = 20
 #: An input's surprise must also exceed this many times the surprise of the ticks just before it.
 OVER_BEFORE = 2.0
+#: How many of a tick's moved things (the largest) are looked for where they came from, and of what area
+#: (pixels, after scaling): a sprite, a ball, a paddle; a starfield's specks keep their first guess.
+MATCHED_BLOBS = 12
+MATCHED_AREA = (6 * 6, 64 * 64)
+#: A thing's picture is found where it came from when it is drawn there within this mean difference per channel
+#: (and another place draws it as well when within this much more).
+MATCH_LEVEL = 12
+#: A tick seen more than this many of the app's frame periods (its median interval between ticks) after the
+#: one before follows frames nobody saw: its motion cannot be predicted.
+UNSEEN = 5.0
+#: Intervals between ticks that differ by more than this factor may span different numbers of the app's frames.
+UNEVEN = 1.4
 #: A moving blob covering more than this share of the window is scenery (a scrolling backdrop), no thing.
 MAX_MOVER = 0.2
 
@@ -120,18 +137,17 @@ class MotionWatch:
         first_after = next((i for i, tick in enumerate(ticks) if tick.time >= since), None)
         if first_after is None or first_after < 4:
             return None
-        frames = [tick.frame for tick in ticks]
-        before = _tick_surprise(frames, first_after - 1)[0]
-        after, where = 0, np.zeros(frames[0].shape[:2], bool)
-        for index in range(first_after, min(first_after + AFTER, len(frames))):
-            pixels, mask = _tick_surprise(frames, index)
-            if pixels > after:
-                after, where = pixels, mask
+        seen = _Seen(ticks)
+        before = seen.surprise(first_after - 1)
+        judged = [s for s in map(seen.surprise, range(first_after, min(first_after + AFTER, len(ticks)))) if s]
+        if before is None or not judged:
+            return None
+        after, where = max(judged, key=lambda judged_tick: judged_tick[0])
         box = None
         if after:
             x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
             box = Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
-        return Surprise(after, before, box, after / where.size)
+        return Surprise(after, before[0], box, after / where.size)
 
     def movers(self) -> list[Mover]:
         """The things that moved between the last two ticks (window coordinates): each a blob of changed pixels
@@ -188,17 +204,72 @@ def _blobs(mask: np.ndarray) -> list[Blob]:
     return found
 
 
-def _moved_on(frame: np.ndarray, earlier: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """The next frame as the app's own motion would draw it: each thing that moved at the ``last`` change
-    (a blob of it) moved on as far again (as far as since its nearest blob of the ``earlier`` change)."""
+def _steps(frames: list[np.ndarray], index: int) -> list[tuple[Blob, tuple[int, int]]]:
+    """Each thing that moved into frame ``index`` (a blob of its change from the frame before) with how far it
+    moved: the shift that draws the frame before onto it there. A thing's nearest blob in the change before
+    gives a first guess (right for a thing that moves less than its size each tick); a look around for where
+    its picture came from replaces a guess that draws it worse, for the few largest blobs (a fast ball jumps
+    more than its size, and the frames between two ticks seen may have gone unseen). A thing whose picture was
+    nowhere near (it appeared) is not moved."""
+    earlier = _changes(frames[index - 2], frames[index - 1])
+    last = _changes(frames[index - 1], frames[index])
+    olds = _blobs(earlier)
+    blobs = sorted(_blobs(last), key=lambda blob: blob.box[2] * blob.box[3], reverse=True)
+    found = []
+    for rank, blob in enumerate(blobs):
+        near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
+        guess = None
+        if near is not None and _distance(near.centre, blob.centre) <= MAX_STEP:
+            guess = round(blob.centre[0] - near.centre[0]), round(blob.centre[1] - near.centre[1])
+        step = _matched(blob, frames[index - 1], frames[index], guess) if rank < MATCHED_BLOBS else guess
+        if step is not None and step != (0, 0):
+            found.append((blob, step))
+    return found
+
+
+def _matched(blob: Blob, before: np.ndarray, after: np.ndarray,
+             guess: tuple[int, int] | None) -> tuple[int, int] | None:
+    """How far the thing in ``blob`` moved from ``before`` to ``after``: the shift within MAX_STEP under which
+    the frame before draws the blob's box best, or ``guess`` when it draws it as well; None when none draws it
+    (a thing that appeared)."""
+    x, y, w, h = blob.box
+    if not MATCHED_AREA[0] <= w * h <= MATCHED_AREA[1]:
+        return guess
+    template = after[y : y + h, x : x + w]
+    if guess is not None and _draws(before, template, x - guess[0], y - guess[1]):
+        return guess
+    height, width = before.shape[:2]
+    x0, y0 = max(x - MAX_STEP, 0), max(y - MAX_STEP, 0)
+    search = before[y0 : min(y + h + MAX_STEP, height), x0 : min(x + w + MAX_STEP, width)]
+    # score[v, u]: the box drawn from the frame before at (x0 + u, y0 + v), i.e. moved by (x - x0 - u, y - y0 - v)
+    scores = cv2.matchTemplate(search, template, cv2.TM_SQDIFF) / template.size
+    least = float(scores.min())
+    if least > MATCH_LEVEL**2:
+        return guess
+    if guess is not None:
+        u, v = x - x0 - guess[0], y - y0 - guess[1]
+        if 0 <= v < scores.shape[0] and 0 <= u < scores.shape[1] and scores[v, u] <= least + MATCH_LEVEL:
+            return guess
+    row, column = np.unravel_index(int(np.argmin(scores)), scores.shape)
+    return x - x0 - int(column), y - y0 - int(row)
+
+
+def _draws(before: np.ndarray, template: np.ndarray, x: int, y: int) -> bool:
+    """Whether the frame before, at ``x, y``, draws ``template`` within MATCH_LEVEL."""
+    h, w = template.shape[:2]
+    if x < 0 or y < 0 or y + h > before.shape[0] or x + w > before.shape[1]:
+        return False
+    difference = cv2.absdiff(before[y : y + h, x : x + w], template).astype(np.float32)
+    return float(np.mean(difference * difference)) <= MATCH_LEVEL**2
+
+
+def _moved_on(frame: np.ndarray, steps: list[tuple[Blob, tuple[int, int]]], pace: float = 1.0) -> np.ndarray:
+    """The next frame as the app's own motion would draw it: each thing that moved into ``frame`` moved on
+    ``pace`` times as far again."""
     predicted = frame.copy()
     height, width = frame.shape[:2]
-    olds = _blobs(earlier)
-    for blob in _blobs(last):
-        near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
-        if near is None or _distance(near.centre, blob.centre) > MAX_STEP:
-            continue
-        dx, dy = round(blob.centre[0] - near.centre[0]), round(blob.centre[1] - near.centre[1])
+    for blob, (sx, sy) in steps:
+        dx, dy = round(sx * pace), round(sy * pace)
         if not dx and not dy:
             continue
         x, y, w, h = blob.box
@@ -232,15 +303,46 @@ def _unlike(predicted: np.ndarray, frame: np.ndarray, where: np.ndarray) -> np.n
     return unlike
 
 
-def _tick_surprise(frames: list[np.ndarray], index: int) -> tuple[int, np.ndarray]:
-    """The pixels tick ``index`` changed that differ from what the app's own motion over the two ticks
-    before it predicts (and where): a turn, a jump, a shot fired, a letter gone."""
-    earlier = _changes(frames[index - 3], frames[index - 2])
-    last = _changes(frames[index - 2], frames[index - 1])
-    now = _changes(frames[index - 1], frames[index])
-    predicted = _moved_on(frames[index - 1], earlier, last)
-    unexplained = now & _unlike(predicted, frames[index], now)
-    return int(unexplained.sum()), unexplained
+class _Seen:
+    """The ticks around an input with when they were seen: what the app's own motion predicts for each."""
+
+    def __init__(self, ticks: list[Tick]) -> None:
+        self.frames = [tick.frame for tick in ticks]
+        self.gaps = [0.0] + [b.time - a.time for a, b in zip(ticks, ticks[1:], strict=False)]
+        self.period = float(np.median(self.gaps[1:]))
+
+    def surprise(self, index: int) -> tuple[int, np.ndarray] | None:
+        """The pixels tick ``index`` changed that differ from what the app's own motion over the two ticks
+        before it predicts (and where): a turn, a jump, a shot fired, a letter gone. None when frames between
+        these ticks went unseen: the motion between them is not known."""
+        if max(self.gaps[index - 2 : index + 1]) > UNSEEN * self.period:
+            return None
+        frames = self.frames
+        steps = _steps(frames, index - 1)
+        now = _changes(frames[index - 1], frames[index])
+        least: tuple[int, np.ndarray] | None = None
+        for pace in self._paces(index):
+            predicted = _moved_on(frames[index - 1], steps, pace)
+            unexplained = now & _unlike(predicted, frames[index], now)
+            pixels = int(unexplained.sum())
+            if least is None or pixels < least[0]:
+                least = pixels, unexplained
+        return least
+
+    def _paces(self, index: int) -> set[float]:
+        """How far things may have moved at tick ``index`` against their last step: as far again, and as many
+        times as far as the app's frames the two intervals may span (its frame period: the median interval)
+        say: twice as far when a frame went unseen now, half as far when the last step spanned two."""
+        now = _frames_spanned(self.gaps[index] / self.period)
+        last = _frames_spanned(self.gaps[index - 1] / self.period)
+        return {a / b for a in now for b in last}
+
+
+def _frames_spanned(periods: float) -> set[int]:
+    """How many frames of the app an interval of so many of its frame periods may span."""
+    if periods < UNEVEN:
+        return {1}
+    return {1, math.floor(periods), math.ceil(periods)}
 
 
 def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
