@@ -122,8 +122,10 @@ class DeadControls:
         chance = (base.effects + 0.5) / (base.tries + 1)
         # the app changes so much by itself that an input's effect cannot be told, or may do so for all a few
         # beats watched can say
-        if chance + math.sqrt(chance * (1 - chance) / base.tries) > MAX_CHANCE:
+        high = chance + math.sqrt(chance * (1 - chance) / base.tries)
+        if high > MAX_CHANCE:
             return False
+        chance = high  # a few dozen beats may have caught the app's own changes less often than they come
         expected = record.tries * chance
         return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
 

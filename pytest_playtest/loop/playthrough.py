@@ -52,9 +52,11 @@ MAX_LAUNCHES = 20
 DOM_READ_TIMEOUT = 0.5
 #: Seconds between looks at a real-time game while a step's beat runs.
 PLAY_POLL = 0.02
-#: Every this many steps, the app is watched without input: a beat when it moves by itself (the chance level
-#: of effects), GLANCE seconds when it looks still (whether it moves slowly).
+#: Every this many steps, the app is watched without input: GLANCE seconds when it looks still (whether it
+#: moves slowly); a beat every ``WATCH_EVERY_MOVING`` steps when it moves by itself: how often its own motion
+#: looks like an effect is the chance level its inputs are judged against, and a few dozen beats measure it.
 WATCH_EVERY = 5
+WATCH_EVERY_MOVING = 3
 GLANCE = 0.25
 #: How far (pixels) from the resting pointer a control's hover or focus drawing may reach.
 POINTER_REACH = 64
@@ -133,6 +135,7 @@ class Playthrough:
         self.controls: DeadControls | None = None
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
         self.motion = MotionWatch()  # the ticks of the current launch, when it moves by itself
+        self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
         self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
 
     # -- the run ----------------------------------------------------------------------------------------
@@ -169,7 +172,8 @@ class Playthrough:
             self._finish_step(step)
             return False
         self.act(step, frame)
-        if self.stopped_by is None and step.index % WATCH_EVERY == 0 and not self._scripted:
+        every = WATCH_EVERY_MOVING if self.oracles.animating else WATCH_EVERY
+        if self.stopped_by is None and step.index % every == 0 and not self._scripted:
             self._watch_without_input()
         return self.stopped_by is None
 
@@ -250,6 +254,7 @@ class Playthrough:
         try:
             frame, state = self._hover(frame, key, step.action)
             acted_at = time.monotonic()
+            self.unseen = acted_at - self.started - step.started
             self._executor().perform(step.action, pause=self._watch)
             self.pointer = _rests_at(step.action) or self.pointer
         except (ActionError, AppError) as exc:
@@ -306,7 +311,12 @@ class Playthrough:
         """Watch the app for a while without touching it. An app that moves by itself, slowly too (letters that
         fall a pixel every tenth of a second look still between two quick inputs), is seen to; and for one
         known to move, how often its own motion looks like an effect is what its inputs' effects are measured
-        against (a game spawns things, turns its ghosts)."""
+        against (a game spawns things, turns its ghosts). The watch begins as an input's does: after the app went
+        unwatched as long as the last input took to decide on. Its frames went unseen meanwhile, and the motion
+        seen across that gap is predicted less well: without it, inputs would look more effective than
+        none.)"""
+        if self.oracles.animating:
+            time.sleep(max(min(self.unseen, self.deadline - time.monotonic()), 0.0))
         started = time.monotonic()
         self._watch(self.beat if self.oracles.animating else GLANCE)
         surprise = self.motion.surprise(started) if self.oracles.animating else None
