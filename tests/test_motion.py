@@ -119,3 +119,25 @@ def test_frames_gone_unseen_are_no_surprise() -> None:
     assert surprises(frames, times) == [0] * 8
     turned = ball([60 + 12 * i for i in shown[:6]] + [132 - 12 * j for j in range(1, 7)])
     assert surprises(turned, times)[2] > 0  # the ball turned back at the 7th: that is no motion of its own
+
+
+def test_a_change_the_app_made_by_itself_before_is_no_effect_when_it_comes_again() -> None:
+    """A ball wraps at the window's edge every 18 ticks. Seen once without input, the next wrap after an
+    input is the app's own doing; a turn there still is the input's."""
+    xs = [(12 + 20 * i) % 360 for i in range(60)]
+    frames = ball(xs)
+    watch = MotionWatch()
+    wraps = [i for i in range(1, 60) if xs[i] < xs[i - 1]]
+    for index, frame in enumerate(frames[: wraps[1] + 3]):
+        watch.add(frame, index * 0.1)
+        if index == wraps[0] + 2:
+            first = watch.surprise((wraps[0] - 0.5) * 0.1, learn=True)  # watched without input
+            assert first is not None and first.effect
+    again = watch.surprise((wraps[1] - 0.5) * 0.1)
+    assert again is not None and not again.effect
+    other = MotionWatch(own=watch.own)  # the next launch
+    turned = [*xs[:30], *[xs[29] - 20 * j for j in range(1, 6)]]
+    for index, frame in enumerate(ball(turned)):
+        other.add(frame, index * 0.1)
+    surprise = other.surprise(29.5 * 0.1)
+    assert surprise is not None and surprise.effect

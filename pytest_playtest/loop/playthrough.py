@@ -7,6 +7,7 @@ recent new frame for the expectations, and the last frame is read once at the en
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -53,8 +54,11 @@ DOM_READ_TIMEOUT = 0.5
 #: Seconds between looks at a real-time game while a step's beat runs.
 PLAY_POLL = 0.02
 #: Every this many steps, the app is watched without input: GLANCE seconds when it looks still (whether it
-#: moves slowly); a beat every ``WATCH_EVERY_MOVING`` steps when it moves by itself: how often its own motion
-#: looks like an effect is the chance level its inputs are judged against, and a few dozen beats measure it.
+#: moves slowly); a beat after one step in ``WATCH_EVERY_MOVING`` when it moves by itself: how often its own
+#: motion looks like an effect is the chance level its inputs are judged against, and a few dozen beats
+#: measure it. Those beats come after steps drawn at random (from the run's seed): at fixed steps they would
+#: keep in step with a game that does the same thing at the same time after each launch (a snake reaching the
+#: wall it was launched towards), and measure that moment over and over.
 WATCH_EVERY = 5
 WATCH_EVERY_MOVING = 3
 GLANCE = 0.25
@@ -136,6 +140,7 @@ class Playthrough:
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
         self.motion = MotionWatch()  # the ticks of the current launch, when it moves by itself
         self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
+        self.chance_beats = random.Random(spec.seed)  # when to watch an app that moves by itself without input
         self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
 
     # -- the run ----------------------------------------------------------------------------------------
@@ -172,8 +177,7 @@ class Playthrough:
             self._finish_step(step)
             return False
         self.act(step, frame)
-        every = WATCH_EVERY_MOVING if self.oracles.animating else WATCH_EVERY
-        if self.stopped_by is None and step.index % every == 0 and not self._scripted:
+        if self.stopped_by is None and not self._scripted and self._watch_now(step.index):
             self._watch_without_input()
         return self.stopped_by is None
 
@@ -307,6 +311,12 @@ class Playthrough:
             frame = latest
         return frame
 
+    def _watch_now(self, index: int) -> bool:
+        """Whether to watch the app without input after step ``index``."""
+        if self.oracles.animating:
+            return self.chance_beats.random() < 1 / WATCH_EVERY_MOVING
+        return index % WATCH_EVERY == 0
+
     def _watch_without_input(self) -> None:
         """Watch the app for a while without touching it. An app that moves by itself, slowly too (letters that
         fall a pixel every tenth of a second look still between two quick inputs), is seen to; and for one
@@ -319,7 +329,7 @@ class Playthrough:
             time.sleep(max(min(self.unseen, self.deadline - time.monotonic()), 0.0))
         started = time.monotonic()
         self._watch(self.beat if self.oracles.animating else GLANCE)
-        surprise = self.motion.surprise(started) if self.oracles.animating else None
+        surprise = self.motion.surprise(started, learn=True) if self.oracles.animating else None
         if surprise is not None and surprise.telling and self.controls is not None:
             self.controls.observe_baseline(surprise.effect)
 
@@ -559,7 +569,7 @@ class Playthrough:
         if self.screen is not None:
             self.screen.close()
         self.screen = Screen(self.app.display, self.app)
-        self.motion = MotionWatch()
+        self.motion = MotionWatch(own=self.motion.own)  # a new launch does what the last did by itself
         self.screen.watcher = self.motion.add
         self.executor = Executor(self.app.display, self.app)
         return True

@@ -57,6 +57,10 @@ MATCHED_AREA = (6 * 6, 64 * 64)
 #: A thing's picture is found where it came from when it is drawn there within this mean difference per channel
 #: (and another place draws it as well when within this much more).
 MATCH_LEVEL = 12
+#: A surprise is one the app made by itself before when its box is within this many pixels (window
+#: coordinates) of that one's on every side and its size within this share of that one's.
+SAME_PLACE = 4
+SAME_SIZE = 0.25
 #: A tick seen more than this many of the app's frame periods (its median interval between ticks) after the
 #: one before follows frames nobody saw: its motion cannot be predicted.
 UNSEEN = 5.0
@@ -112,11 +116,29 @@ class Surprise:
 
 
 @dataclass
+class OwnEvents:
+    """Surprises an app made by itself, while watched without input: a snake that dies at the wall it was
+    launched towards, a thing that wraps at the window's edge. A person who saw one does not take the same
+    change, in the same place, for an input's doing the next time (the next launch included)."""
+
+    seen: list[tuple[Box, int]] = field(default_factory=list)
+
+    def learn(self, box: Box | None, pixels: int) -> None:
+        if box is not None and pixels >= QUIET_SURPRISE and not self.knows(box, pixels):
+            self.seen.append((box, pixels))
+
+    def knows(self, box: Box, pixels: int) -> bool:
+        return any(_same_place(box, known) and abs(pixels - size) <= SAME_SIZE * size for known, size in self.seen)
+
+
+@dataclass
 class MotionWatch:
-    """The recent ticks of one launch of an animating app."""
+    """The recent ticks of one launch of an animating app, and the surprises it made by itself (kept over
+    launches: give the last launch's ``own`` to the next watch)."""
 
     ticks: deque[Tick] = field(default_factory=lambda: deque(maxlen=KEPT))
     scale: int = 1
+    own: OwnEvents = field(default_factory=OwnEvents)
 
     def add(self, frame: np.ndarray, now: float) -> None:
         """A frame the loop saw; kept when it differs from the last tick."""
@@ -130,9 +152,11 @@ class MotionWatch:
             return
         self.ticks.append(Tick(now, small))
 
-    def surprise(self, since: float) -> Surprise | None:
+    def surprise(self, since: float, *, learn: bool = False) -> Surprise | None:
         """The surprise of the ticks after ``since`` (when an input began), or None when too few ticks
-        around it were seen to tell (three before, one after)."""
+        around it were seen to tell (three before, one after). A tick's surprise the app made by itself before
+        (``own``) is its own doing again, no surprise; with ``learn`` (no input was given at ``since``) the
+        ticks' surprises are the app's own and are remembered so."""
         ticks = list(self.ticks)
         first_after = next((i for i, tick in enumerate(ticks) if tick.time >= since), None)
         if first_after is None or first_after < 4:
@@ -142,12 +166,25 @@ class MotionWatch:
         judged = [s for s in map(seen.surprise, range(first_after, min(first_after + AFTER, len(ticks)))) if s]
         if before is None or not judged:
             return None
-        after, where = max(judged, key=lambda judged_tick: judged_tick[0])
-        box = None
-        if after:
-            x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
-            box = Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
-        return Surprise(after, before[0], box, after / where.size)
+        before_pixels = self._news(*before)[0]
+        after, box = max((self._news(*tick) for tick in judged), key=lambda news: news[0])
+        if learn:
+            for pixels, where in judged:
+                self.own.learn(self._box(where), pixels)
+        return Surprise(after, before_pixels, box, after / judged[0][1].size)
+
+    def _news(self, pixels: int, where: np.ndarray) -> tuple[int, Box | None]:
+        """A tick's surprise and where, none when the app made that very surprise by itself before."""
+        box = self._box(where)
+        if not pixels or box is None or self.own.knows(box, pixels):
+            return 0, None
+        return pixels, box
+
+    def _box(self, where: np.ndarray) -> Box | None:
+        if not where.any():
+            return None
+        x, y, w, h = cv2.boundingRect(where.astype(np.uint8))
+        return Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
 
     def movers(self) -> list[Mover]:
         """The things that moved between the last two ticks (window coordinates): each a blob of changed pixels
@@ -343,6 +380,10 @@ def _frames_spanned(periods: float) -> set[int]:
     if periods < UNEVEN:
         return {1}
     return {1, math.floor(periods), math.ceil(periods)}
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    return max(abs(a.x - b.x), abs(a.y - b.y), abs(a.right - b.right), abs(a.bottom - b.bottom)) <= SAME_PLACE
 
 
 def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
