@@ -7,12 +7,12 @@ the letter vanished. ``MotionWatch`` follows the app's ticks (frames that differ
 predicts each tick from the ones before it: every place that changed (a blob of changed pixels) keeps moving
 the way it moved between the two ticks before (its nearest blob there, by centroid), and the next frame is
 drawn so. The tester sees the ticks at uneven intervals (frames of the app go unseen while it decides and acts,
-which is always just before an input): where an interval was longer or shorter than the one before, a thing
-may have moved on as many times its last step as the intervals' ratio says, and a tick after an unseen
-stretch of several frames is not judged. What a tick changes where it differs from that prediction is
-*surprise*. An input had an effect when the ticks right after it hold more surprise than the app makes on its
-own: more than the ticks right before the input did, and more than a floor that one small sprite's worth of
-pixels clears.
+which is always just before an input): where an interval was longer or shorter than the app's frame period
+(the median interval), a thing may have moved on as many of its last steps as the intervals span frames, and a
+tick after an unseen stretch of more than a few frames is not judged. What a tick changes where it differs
+from that prediction is *surprise*. An input had an effect when the ticks right after it hold more surprise
+than the app makes on its own: more than the ticks right before the input did, and more than a floor that one
+small sprite's worth of pixels clears.
 
 Frames are RGB arrays in window coordinates; large windows are looked at every second pixel.
 """
@@ -247,7 +247,7 @@ def _steps(frames: list[np.ndarray], index: int) -> list[tuple[Blob, tuple[int, 
     gives a first guess (right for a thing that moves less than its size each tick); a look around for where
     its picture came from replaces a guess that draws it worse, for the few largest blobs (a fast ball jumps
     more than its size, and the frames between two ticks seen may have gone unseen). A thing whose picture was
-    nowhere near (it appeared) is not moved."""
+    nowhere near keeps its guess, and without one (it appeared) is not moved."""
     earlier = _changes(frames[index - 2], frames[index - 1])
     last = _changes(frames[index - 1], frames[index])
     olds = _blobs(earlier)
