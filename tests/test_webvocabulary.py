@@ -92,3 +92,23 @@ def test_a_page_that_plays_sound_is_known(tmp_path: Path) -> None:
     assert scan_web_app(tmp_path).sound
     (tmp_path / "game.js").write_text("addEventListener('click', () => console.log('hit'));\n")
     assert not scan_web_app(tmp_path).sound
+
+
+def test_a_vendored_library_does_not_speak_for_the_app(tmp_path: Path) -> None:
+    """A canvas game played with keys, beside a minified library full of click, move and form-control code:
+    the library handles events for whoever uses it, so the game takes no clicks and follows no pointer."""
+    (tmp_path / "index.html").write_text('<canvas></canvas><script src="lib.min.js"></script>'
+                                         '<script src="game.js"></script>')
+    (tmp_path / "game.js").write_text("$(window).keydown(function (e) { if (e.keyCode == 32) fire(); });")
+    (tmp_path / "lib.min.js").write_text('a.onclick=b;c.addEventListener("mousemove",d);e.innerHTML="<select>";')
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("space",)
+    assert vocabulary.buttons == () and not vocabulary.pointer
+
+
+def test_a_bundled_app_is_read_from_its_minified_scripts(tmp_path: Path) -> None:
+    """When every script of a page is minified, they are the app itself."""
+    (tmp_path / "index.html").write_text('<canvas></canvas><script src="app.min.js"></script>')
+    (tmp_path / "app.min.js").write_text('c.addEventListener("mousedown",f);c.addEventListener("mousemove",g);')
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.buttons == ("left",) and vocabulary.pointer

@@ -47,13 +47,15 @@ def _files(root: Path) -> list[Path]:
 
 
 def scan_web_app(root: Path) -> Vocabulary:
-    """The vocabulary of the web app served from ``root`` (its .js/.ts/.html files, within the budgets)."""
-    buttons: set[str] = set()
+    """The vocabulary of the web app served from ``root`` (its .js/.ts/.html files, within the budgets).
+
+    A minified library beside the app's own scripts (a vendored jQuery) handles events for whoever uses it:
+    its listeners say nothing about what the app handles, so only the app's own files are read for inputs.
+    When every script is minified (a bundled app), they are the app's."""
     texts: dict[str, None] = {}
-    moves = typing = sound = False
+    sound = False
     sources: list[str] = []
-    scripts: list[tuple[str, str]] = []  # (file name, code): a handler may compare keys far from its listener
-    listens = False
+    files: list[tuple[str, str, str]] = []  # (file name, whole text, its script code)
     budget = MAX_BYTES
     for path in _files(root):
         size = path.stat().st_size
@@ -64,21 +66,22 @@ def scan_web_app(root: Path) -> Vocabulary:
         name = str(path.relative_to(root))
         sources.append(name)
         code = "\n".join(_INLINE_SCRIPT.findall(text)) if path.suffix in (".html", ".htm") else text
-        listens = listens or bool(_LISTENS_KEYS.search(text))
-        if not name.endswith(".min.js"):  # a minified library's own key handling is not the app's
-            scripts.append((name, code))
-        buttons.update(button for button, pattern in _BUTTONS.items() if pattern.search(text))
-        if _CONTROLS.search(text):  # the browser's own controls take clicks whatever the scripts listen for
-            buttons.add("left")
-        moves = moves or bool(_MOVES.search(text))
-        typing = typing or bool(_TYPING.search(text))
+        files.append((name, text, code))
         sound = sound or bool(_SOUND.search(text))
         for match in _BUTTON_TEXT.finditer(text):
             label = " ".join(_TAG.sub(" ", match.group(1) or match.group(2) or "").split())
             if label:
                 texts.setdefault(label)
-    keys = scan_keys(scripts) if listens else []
+    own = [f for f in files if not f[0].endswith(".min.js")]
+    if not any(code.strip() for _, _, code in own):
+        own = files
+    buttons = {button for _, text, _ in own for button, pattern in _BUTTONS.items() if pattern.search(text)}
+    if any(_CONTROLS.search(text) for _, text, _ in own):  # the browser's own controls take clicks
+        buttons.add("left")
+    moves = any(_MOVES.search(text) for _, text, _ in own)
+    listens = any(_LISTENS_KEYS.search(text) for _, text, _ in own)
+    keys = scan_keys([(name, code) for name, _, code in own]) if listens else []
     order = ("left", "right", "middle", "wheel")
     return Vocabulary(keys=tuple(keys), buttons=tuple(b for b in order if b in buttons),
-                      drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts), typing=typing,
-                      sound=sound, sources=tuple(sources))
+                      drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts),
+                      typing=any(_TYPING.search(text) for _, text, _ in files), sound=sound, sources=tuple(sources))
