@@ -166,16 +166,16 @@ class MotionWatch:
         judged = [s for s in map(seen.surprise, range(first_after, min(first_after + AFTER, len(ticks)))) if s]
         if before is None or not judged:
             return None
-        before_pixels = self._news(*before)[0]
-        after, box = max((self._news(*tick) for tick in judged), key=lambda news: news[0])
+        before_pixels = self._news(before[0], self._box(before[1]))[0]
+        placed = [(pixels, self._box(where)) for pixels, where in judged]
+        after, box = max((self._news(*tick) for tick in placed), key=lambda news: news[0])
         if learn:
-            for pixels, where in judged:
-                self.own.learn(self._box(where), pixels)
+            for pixels, where_box in placed:
+                self.own.learn(where_box, pixels)
         return Surprise(after, before_pixels, box, after / judged[0][1].size)
 
-    def _news(self, pixels: int, where: np.ndarray) -> tuple[int, Box | None]:
+    def _news(self, pixels: int, box: Box | None) -> tuple[int, Box | None]:
         """A tick's surprise and where, none when the app made that very surprise by itself before."""
-        box = self._box(where)
         if not pixels or box is None or self.own.knows(box, pixels):
             return 0, None
         return pixels, box
