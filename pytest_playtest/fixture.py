@@ -226,9 +226,6 @@ class Playtest:
             raise PlaytestTimeout(f"the window did not change within {timeout:g}s")
         return change
 
-    def changed_since(self, frame: np.ndarray) -> bool:
-        return bool(difference(frame, self.screenshot()))
-
     def text(self) -> str:
         """The text in the window now (OCR, offline)."""
         screen, _ = self._require_window()

@@ -203,9 +203,6 @@ class CoverageStream:
         """Lines first reached after ``total_lines()`` was ``mark``."""
         return self.total_lines() - mark
 
-    def new_arcs_since(self, mark: int) -> int:
-        return self.total_arcs() - mark
-
     def wait_for_new(self, timeout: float, since: int | None = None) -> int:
         """Wait up to ``timeout`` s for lines beyond ``since`` (default: now); how many came (0: none)."""
         deadline = time.monotonic() + timeout

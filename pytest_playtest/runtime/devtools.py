@@ -116,17 +116,6 @@ class DevTools:
         with self._changed:
             return self.events[index:]
 
-    def wait_for_event(self, method: str, *, timeout: float, since: int = 0) -> Event | None:
-        """The first event of that method after the first ``since`` ones, waiting up to ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                found = next((e for e in self.events[since:] if e.method == method), None)
-                left = deadline - time.monotonic()
-                if found is not None or left <= 0 or self.closed:
-                    return found
-                self._changed.wait(left)
-
     def _read(self) -> None:
         buffer = b""
         while chunk := self._read_chunk():
