@@ -30,6 +30,7 @@ import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
 from ..report.terminal import explain
+from ..runtime.tracebacks import has_traceback
 from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
@@ -518,7 +519,7 @@ class StageItem(pytest.Item):
                     time.sleep(0.05)
             code = app.poll()
             output = app.text_output()
-            if "Traceback (most recent call last)" in output:
+            if has_traceback(output.splitlines()):
                 raise StageFailed(f"the app printed a traceback:\n{_tail(output)}")
             if code is not None and code != 0:
                 raise StageFailed(f"the app exited with code {code}:\n{_tail(output)}")

@@ -6,7 +6,6 @@ Findings. Thresholds live in OracleSettings; docs/verdicts.md explains each and 
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..rules import Fact, Query, Rule
 from ..runtime.browser import Browser
 from ..runtime.procfs import cpu_seconds, process_state
+from ..runtime.tracebacks import has_traceback, last_exception_line, split_tracebacks
 from ..verdict import Finding
 from .web import PageWatch
 
@@ -28,11 +28,6 @@ if TYPE_CHECKING:
 
 #: tries of a suspect target after which the loop stops retrying it by itself
 MAX_RETRIES = 8
-TRACEBACK_START = re.compile(
-    r"^(Traceback \(most recent call last\):|Exception in Tkinter callback|Exception in thread .*|"
-    r"Fatal Python error: .*)$"
-)
-EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*)(?:Error|Exception|Exit|Interrupt|Warning)\b.*$|^\w+Error$")
 
 
 @dataclass
@@ -68,36 +63,6 @@ class OracleSettings:
     #: an app that animated and has stood still this long (seconds), ignoring ``probe_inputs`` inputs in a
     #: row while it reads them, has stopped for good (a game over with no restart): it is launched again
     stall_after: float = 3.0
-
-
-def last_exception_line(block: list[str]) -> str:
-    for line in reversed(block):
-        stripped = line.strip()
-        if stripped and EXCEPTION_LINE.match(stripped):
-            return stripped
-    return next((line.strip() for line in reversed(block) if line.strip()), "traceback")
-
-
-def split_tracebacks(lines: list[str]) -> list[list[str]]:
-    """Traceback blocks in the app's output, each from its header to the exception line."""
-    blocks: list[list[str]] = []
-    current: list[str] | None = None
-    for line in lines:
-        if TRACEBACK_START.match(line.strip()):
-            if current is not None and not line.startswith("Traceback") :
-                blocks.append(current)
-                current = None
-            if current is None:
-                current = [line]
-                continue
-        if current is not None:
-            current.append(line)
-            if not line.startswith((" ", "\t")) and EXCEPTION_LINE.match(line.strip()):
-                blocks.append(current)
-                current = None
-    if current is not None and len(current) > 1:
-        blocks.append(current)
-    return blocks
 
 
 @dataclass
@@ -293,8 +258,7 @@ class Oracles:
         if self.page is not None:
             self.findings.extend(self.page.check_reports(step))
         lines = self.app.text_output().splitlines()
-        if len(lines) <= self._output_seen or not any(TRACEBACK_START.match(x.strip())
-                                                      for x in lines[self._output_seen:]):
+        if len(lines) <= self._output_seen or not has_traceback(lines[self._output_seen:]):
             return
         # a traceback right before dying is the crash's, not an exception of a live app
         self.app.wait(self.settings.crash_grace)
