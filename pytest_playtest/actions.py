@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal, TypeGuard, get_args
 
+from .errors import ActionError
+
 ActionKind = Literal[
     "click", "double_click", "right_click", "drag", "move", "type_text", "press", "hotkey", "hold", "scroll",
     "wait", "finish",
@@ -50,10 +52,6 @@ MAX_HOTKEY_KEYS = 4
 MAX_KEY_NAME = 32
 #: A finish reason is one paragraph for the report; longer is a model rambling.
 MAX_REASON = 2000
-
-
-class ActionError(ValueError):
-    """An action that cannot be performed as asked (bad field, target outside the window)."""
 
 
 @dataclass(frozen=True)

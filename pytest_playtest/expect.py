@@ -22,12 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rules
+from .errors import ExpectationError
 
 KINDS = ("text", "final_text", "no_text", "alive", "exits", "rule")
-
-
-class ExpectationError(ValueError):
-    """An expectation written wrongly (unknown key, bad regex, wrong type)."""
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,14 @@ from PIL import Image
 from . import expect as expect_module
 from .actions import Action
 from .config import HAND_RECORD_KEY, VERDICTS_KEY
+from .errors import AppError, PlaytestTimeout
 from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
 from .geometry import Box, parse_size
 from .loop.launcher import make_sandbox
 from .loop.spec import RunSpec
 from .report.artifacts import artifacts_dir
 from .report.storyboard import build_storyboard
-from .runtime.app import App, AppError
+from .runtime.app import App
 from .runtime.browser import WEB_INDEX, WEB_SUFFIXES, Browser, web_target
 from .runtime.executor import Executor
 from .runtime.screen import Change, Screen, difference
@@ -48,10 +49,6 @@ RESOLVED_SUFFIXES = (".py", *WEB_SUFFIXES)
 if TYPE_CHECKING:
     from .pipeline import Runtime
     from .vision import Grid, Widget
-
-
-class PlaytestTimeout(AssertionError):
-    """A wait of the low-level API ran out (no change, text not seen)."""
 
 
 class Playtest:

@@ -10,10 +10,11 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import DisplayError
 from .loop.playthrough import run_session
 from .loop.spec import RunResult, RunSpec
 from .report.artifacts import finalize_artifacts
-from .runtime.display import Display, DisplayError
+from .runtime.display import Display
 from .verdict import Verdict
 
 if TYPE_CHECKING:

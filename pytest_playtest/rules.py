@@ -22,6 +22,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .errors import RuleError
+
 #: Where rules apply, for the errors that refuse them elsewhere.
 WEB_ONLY = "rules are for .html files, web app folders and URLs"
 COMPARISONS = ("==", "!=", ">=", "<=", ">", "<")
@@ -36,10 +38,6 @@ _ATTRIBUTE = re.compile(r"\[\s*(?P<name>[A-Za-z_][\w:.-]*)\s*\]$")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _JOINER = re.compile(r"\s+(AND|OR)\s+", re.I)
 _DANGLING = re.compile(r"^(AND|OR)(\s|$)|\s(AND|OR)$", re.I)
-
-
-class RuleError(ValueError):
-    """A rule that does not parse; the message names the rule and the clause."""
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,13 @@ from pytest_playtest.actions import (
     MAX_WAIT_SECONDS,
     SCHEMA,
     Action,
-    ActionError,
     ActionKind,
     Direction,
     FinishVerdict,
     from_call,
     parse_text,
 )
+from pytest_playtest.errors import ActionError
 from pytest_playtest.policies.llm import ACT_TOOL, TOOLS
 
 #: One action of every kind, with every field away from its default.

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from pytest_playtest.actions import Action
-from pytest_playtest.runtime.app import App, AppError
+from pytest_playtest.errors import AppError, CoverageError
+from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.coverage import (
     BOOT,
-    CoverageError,
     CoverageReport,
     CoverageSetup,
     CoverageStream,

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_playtest import expect
-from pytest_playtest.loop.spec import RunSpec, SpecError
+from pytest_playtest.errors import SpecError
+from pytest_playtest.loop.spec import RunSpec
 from tests.conftest import APPS, Play
 
 TK_TOY = str(APPS / "tk_toy.py")

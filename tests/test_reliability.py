@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.runtime.display import Display, DisplayError
+from pytest_playtest.errors import DisplayError
+from pytest_playtest.runtime.display import Display
 from tests.conftest import APPS, pid_alive, wait_gone
 
 REAL_XVFB = shutil.which("Xvfb")

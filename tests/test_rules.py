@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_playtest import expect
-from pytest_playtest.expect import ExpectationError
-from pytest_playtest.rules import Fact, Query, RuleError, as_number, parse
+from pytest_playtest.errors import ExpectationError, RuleError
+from pytest_playtest.rules import Fact, Query, as_number, parse
 
 
 def judge(source: str, **facts: Fact) -> bool:

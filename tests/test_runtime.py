@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pytest_playtest.actions import Action, ActionError
+from pytest_playtest.actions import Action
+from pytest_playtest.errors import ActionError, AppError
 from pytest_playtest.loop.oracles import Oracles, OracleSettings
-from pytest_playtest.runtime.app import App, AppError, scrubbed_environment
+from pytest_playtest.runtime.app import App, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen, difference

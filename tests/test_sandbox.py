@@ -18,8 +18,9 @@ import pytest
 # loaded here, not first inside a pytester session (which unloads it after, leaving two copies of its error classes)
 import Xlib.display  # noqa: F401
 
+from pytest_playtest.errors import SpecError
 from pytest_playtest.files import STDOUT_FILE
-from pytest_playtest.loop.spec import RunSpec, SpecError
+from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.procfs import group_pids

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_playtest.actions import Action
+from pytest_playtest.errors import AppError
 from pytest_playtest.loop.oracles import Oracles, OracleSettings
 from pytest_playtest.loop.spec import RunSpec
-from pytest_playtest.runtime.app import AppError
 from pytest_playtest.runtime.browser import Browser, WebTarget, web_target
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
@@ -247,7 +247,7 @@ def test_rules_and_dom_text_judge_a_run(play: Play) -> None:
 
 def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
     from pytest_playtest import expect
-    from pytest_playtest.loop.spec import SpecError
+    from pytest_playtest.errors import SpecError
 
     with pytest.raises(SpecError, match="reads a web page's DOM, but app='game.py' is a desktop app"):
         RunSpec.from_kwargs({"app": "game.py", "expect": [expect.rule("#score > 0")]}, defaults=DEFAULTS,

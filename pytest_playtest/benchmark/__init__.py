@@ -5,7 +5,7 @@ A suite is a folder with ``tasks.jsonl``, the app repositories its tasks point i
 report Exec@k, Pass@k, Play@k and Efficiency@k.
 """
 
-from pytest_playtest.benchmark.merge import MergeError, merge_results
+from pytest_playtest.benchmark.merge import merge_results
 from pytest_playtest.benchmark.metrics import (
     TaskOutcome,
     compute_metrics,
@@ -13,7 +13,7 @@ from pytest_playtest.benchmark.metrics import (
     format_table,
     write_results,
 )
-from pytest_playtest.benchmark.splice import SpliceError, splice_repo, splice_source
+from pytest_playtest.benchmark.splice import splice_repo, splice_source
 from pytest_playtest.benchmark.tasks import (
     PlaytestSpec,
     Sample,
@@ -24,6 +24,8 @@ from pytest_playtest.benchmark.tasks import (
     load_tasks,
     resolve_argv,
 )
+
+from ..errors import MergeError, SpliceError
 
 __all__ = [
     "MergeError",

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..runtime.sandbox import Limits, Sandbox, SandboxError, SandboxPolicy, resolve
+from ..errors import SandboxError
+from ..runtime.sandbox import Limits, Sandbox, SandboxPolicy, resolve
 from .splice import NODE_MODULES
 
 #: A benchmark sample is untrusted code: boxed when the host allows it.

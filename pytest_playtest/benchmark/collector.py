@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
+from ..errors import PlaytestBenchmarkWarning, SandboxError, ShardError, SpliceError
 from ..report.terminal import explain
 from ..runtime.tracebacks import has_traceback
-from .boxing import SandboxError, boxed, sample_mode, sample_sandbox
+from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
 from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
-from .shard import Shard, ShardError, TaskKey, dealing_order, split_id
-from .splice import SpliceError, definition_source, splice_repo
+from .shard import Shard, TaskKey, dealing_order, split_id
+from .splice import definition_source, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
 if TYPE_CHECKING:
@@ -352,10 +353,6 @@ class SuiteFile(pytest.File):
                                              sample=sample, suite=suite)
 
 
-class PlaytestBenchmarkWarning(UserWarning):
-    """Something about a suite that does not stop the run but changes what its numbers mean."""
-
-
 class LineErrorItem(pytest.Item):
     """A bad line of a suite file: fails, naming file:line:field, while the other tasks still run."""
 
@@ -484,7 +481,8 @@ class StageItem(pytest.Item):
         return prepared.repo
 
     def _exec(self, repo: Path) -> None:
-        from ..runtime.app import App, AppError
+        from ..errors import AppError
+        from ..runtime.app import App
         from .web import page_problems, task_web_target
 
         if self.task.language == "python":

@@ -29,6 +29,8 @@ from pytest_playtest.benchmark.metrics import (
 )
 from pytest_playtest.benchmark.timing import format_timing, merge_timings
 
+from ..errors import MergeError
+
 MODES: tuple[str, ...] = ("auto", "shards", "runs")
 
 # Two-sided 95 % critical values of Student's t (the 0.975 quantile) for 1..30 degrees of freedom, from
@@ -53,10 +55,6 @@ _RESULT_KEYS = (
     "efficiency",
     "task_info",
 )
-
-
-class MergeError(ValueError):
-    """Results that cannot be merged (unreadable, different suites or k, overlapping shards...)."""
 
 
 def t_quantile_975(degrees_of_freedom: int) -> float:

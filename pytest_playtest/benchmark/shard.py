@@ -23,15 +23,13 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..errors import ShardError
+
 #: The variable a Kubernetes Indexed Job sets to the pod's 0-based index.
 INDEX_VARIABLE = "JOB_COMPLETION_INDEX"
 
 #: A task of the run: its suite file (as its node id names it) and its task id.
 TaskKey = tuple[str, str]
-
-
-class ShardError(ValueError):
-    """A ``--playtest-shard`` value that is not ``I/N`` (or ``auto/N`` with the index set)."""
 
 
 @dataclass(frozen=True)

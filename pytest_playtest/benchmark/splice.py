@@ -12,8 +12,8 @@ import os
 import shutil
 from pathlib import Path
 
+from ..errors import SpliceError
 from . import splice_python, splice_script
-from .splice_common import SpliceError
 
 #: The languages whose symbols can be located (the task languages of ``tasks.LANGUAGES``).
 SPLICE_LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript")

@@ -6,10 +6,6 @@ import re
 import textwrap
 
 
-class SpliceError(ValueError):
-    """The completion cannot be put in place: the symbol is missing, or the file itself does not parse."""
-
-
 def split_lines(text: str) -> list[str]:
     """Lines with their endings, split exactly where ``ast`` counts line numbers (unlike splitlines)."""
     return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)

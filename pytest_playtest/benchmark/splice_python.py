@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .splice_common import SpliceError, indent_text, leading_whitespace, normalise, split_lines
+from ..errors import SpliceError
+from .splice_common import indent_text, leading_whitespace, normalise, split_lines
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef

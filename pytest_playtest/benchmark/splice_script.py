@@ -23,7 +23,8 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
 
-from .splice_common import SpliceError, indent_text, leading_whitespace, normalise, split_lines
+from ..errors import SpliceError
+from .splice_common import indent_text, leading_whitespace, normalise, split_lines
 
 _FUNCTION_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration"})
 _VARIABLE_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..expect import Expectation, ExpectationError, parse_list
+from ..errors import ExpectationError
+from ..expect import Expectation, parse_list
 from ..loop.spec import STRATEGIES
 
 LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript")

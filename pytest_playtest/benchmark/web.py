@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import AppError
 from ..loop.oracles import OracleSettings
 from ..loop.web import PageWatch
-from ..runtime.app import AppError
 from ..runtime.browser import Browser, WebTarget, web_target
 
 if TYPE_CHECKING:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from ..runtime.app import App, AppError
+from ..errors import AppError, CoverageError, SandboxError
+from ..runtime.app import App
 from ..runtime.browser import Browser, web_target
-from ..runtime.coverage import CoverageError, CoverageSetup, combined_report
+from ..runtime.coverage import CoverageSetup, combined_report
 from ..runtime.display import Display
-from ..runtime.sandbox import Sandbox, SandboxError, SandboxPolicy, resolve
+from ..runtime.sandbox import Sandbox, SandboxPolicy, resolve
 from ..verdict import CoverageReport
 from .spec import RunSpec
 

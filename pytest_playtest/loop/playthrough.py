@@ -14,16 +14,17 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..actions import POINTER_KINDS, Action, ActionError
+from ..actions import POINTER_KINDS, Action
+from ..errors import ActionError, AppError, DisplayError, PolicyError
 from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..geometry import Box
 from ..policies import make_policy
-from ..policies.base import Observation, Policy, PolicyContext, PolicyError
+from ..policies.base import Observation, Policy, PolicyContext
 from ..policies.vocabulary import Vocabulary, scan_app
 from ..policies.webvocabulary import scan_web_app
-from ..runtime.app import App, AppError
+from ..runtime.app import App
 from ..runtime.browser import Browser
-from ..runtime.display import Display, DisplayError
+from ..runtime.display import Display
 from ..runtime.executor import Executor
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
 from ..trajectory import Step, Trajectory

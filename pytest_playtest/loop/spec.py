@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 from .. import expect as expect_module
+from ..errors import SpecError
 from ..geometry import parse_size
 from ..rules import WEB_ONLY
 from ..runtime.browser import looks_like_web_app
@@ -18,10 +19,6 @@ from .oracles import OracleSettings
 
 Strategy = Literal["goal", "coverage"]
 STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
-
-
-class SpecError(ValueError):
-    """A marker or run() argument that is wrong; the message names the test and the argument."""
 
 
 class _BadArgument(ValueError):

@@ -14,12 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..rules import Fact, Query, RuleError
+from ..errors import AppError, DevToolsTimeout, DomError, RuleError
+from ..rules import Fact, Query
 from ..runtime import dom
-from ..runtime.app import AppError
 from ..runtime.browser import Browser
-from ..runtime.devtools import DevToolsTimeout
-from ..runtime.dom import DomError
 from ..verdict import Finding
 from ..vision import Vision, Widget
 from .workers import TextReader

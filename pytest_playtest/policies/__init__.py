@@ -8,7 +8,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..errors import PolicyError
+from .base import Decision, Observation, Policy, PolicyContext
 
 BUILTIN: dict[str, str] = {
     "heuristic": "pytest_playtest.policies.heuristic:HeuristicPolicy",

@@ -27,10 +27,6 @@ if TYPE_CHECKING:
     from .vocabulary import Vocabulary
 
 
-class PolicyError(RuntimeError):
-    """The policy cannot go on for reasons that are not the app's fault."""
-
-
 @dataclass
 class PolicyContext:
     """Everything fixed for one run, handed to the policy once before the first step."""

@@ -42,13 +42,13 @@ from ..actions import (
     FIELD_DEFAULTS,
     SCHEMA,
     Action,
-    ActionError,
     FieldSpec,
     from_call,
     kind_of,
     parse_text,
 )
-from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+from ..errors import ActionError, PolicyError
+from .base import Decision, Observation, Policy, PolicyContext
 from .request_size import fit_tiles
 
 if TYPE_CHECKING:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..actions import Action
+from ..errors import PolicyError
 from ..trajectory import Step, Trajectory
-from .base import Decision, Observation, Policy, PolicyContext, PolicyError
+from .base import Decision, Observation, Policy, PolicyContext
 
 
 class ReplayPolicy(Policy):

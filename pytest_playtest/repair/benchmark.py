@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..benchmark.metrics import STAGES
-from ..benchmark.splice import SpliceError, splice_repo
+from ..benchmark.splice import splice_repo
 from ..benchmark.tasks import Task
-from ..policies.base import PolicyError
+from ..errors import PlaytestRepairWarning, PolicyError, SpliceError
 from ..trajectory import Step
 from ..verdict import Verdict
 from .diagnosis import Diagnosis
-from .loop import PlaytestRepairWarning, RepairLoop, Round, StageRun
+from .loop import RepairLoop, Round, StageRun
 from .model import RepairModel
 from .prompt import RepairPrompt, RepairTask, read_context
 

@@ -25,14 +25,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..errors import EndpointError, PolicyError, RepairInputError
 from ..files import VERDICT_FILE
-from ..policies.base import PolicyError
 from ..report.artifacts import OUTPUT_MARKER, slugify
 from ..trajectory import Step, Trajectory
 from ..verdict import Verdict
 from .diagnosis import Diagnosis
 from .loop import Round
-from .model import EndpointError, RepairModel
+from .model import RepairModel
 from .patch import proposed_files, unified_diff
 from .prompt import RepairPrompt
 from .reply import Unusable
@@ -43,10 +43,6 @@ ROUNDS_FILE = "rounds.json"
 #: Never copied into the project copy: history, caches, environments, and playtest output folders.
 NOT_COPIED = (".git", "__pycache__", ".pytest_cache", ".venv", "venv", "node_modules", ".mypy_cache", ".ruff_cache")
 TEST_TIMEOUT = 900
-
-
-class RepairInputError(Exception):
-    """The command line names something unusable (no verdict, a source outside the project...)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

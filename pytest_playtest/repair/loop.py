@@ -12,15 +12,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..benchmark.splice import SpliceError, splice_source
+from ..benchmark.splice import splice_source
+from ..errors import EndpointError, PlaytestRepairWarning, SpliceError
 from .diagnosis import Diagnosis
-from .model import EndpointError, RepairModel
+from .model import RepairModel
 from .prompt import RepairPrompt, RepairTask
 from .reply import Unusable, extract_code, validate
-
-
-class PlaytestRepairWarning(UserWarning):
-    """A repair round could not ask the model; the sample keeps its original outcome."""
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..policies.base import PolicyError
+from ..errors import EndpointError, PolicyError
 from ..policies.llm import ChatEndpoint, LLMOptions, usage_tokens
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
-
-
-class EndpointError(Exception):
-    """The model could not be asked (endpoint down, refused, gave up after retries): not the code's fault."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..benchmark.splice import SpliceError, splice_source, syntax_error
+from ..benchmark.splice import splice_source, syntax_error
+from ..errors import SpliceError
 
 # An opening fence (``` or ~~~, with an optional info string), the code, and the same fence closing it.
 _FENCED = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<code>.*?)^[ \t]*(?P=fence)[ \t]*$", re.S | re.M)

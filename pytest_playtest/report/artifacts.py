@@ -22,6 +22,7 @@ import shutil
 import warnings
 from pathlib import Path
 
+from ..errors import OutputFolderError, PlaytestReportWarning
 from ..files import (
     ANIMATION_FILE,
     FRAMES_DIR,
@@ -43,14 +44,6 @@ OUTPUT_MARKER = ".pytest-playtest"
 MAX_SLUG_LENGTH = 120
 _SLUG_HASH_LENGTH = 8
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
-
-
-class OutputFolderError(ValueError):
-    """The output folder cannot be used: it is a file, or holds files this plugin did not create."""
-
-
-class PlaytestReportWarning(UserWarning):
-    """A report artifact (storyboard, animation) could not be made; the verdict itself is unaffected."""
 
 
 # -- the artifacts folder ----------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from ..config import HAND_RECORD_KEY, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
+from ..errors import OutputFolderError
 from ..files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from ..verdict import FINDING_KINDS, Verdict
-from .artifacts import OutputFolderError, clean_output
+from .artifacts import clean_output
 from .terminal import explain
 
 #: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).

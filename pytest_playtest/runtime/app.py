@@ -30,17 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .coverage import (
-    CoverageError,
-    CoverageReport,
-    CoverageSetup,
-    CoverageStream,
-    coverage_argv,
-    default_source,
-    report,
-)
+from ..errors import AppError, CoverageError, SandboxError
+from .coverage import CoverageReport, CoverageSetup, CoverageStream, coverage_argv, default_source, report
 from .procfs import group_pids, unread_display_bytes
-from .sandbox import Sandbox, SandboxError, exit_code, sandboxed_pid
+from .sandbox import Sandbox, exit_code, sandboxed_pid
 
 if TYPE_CHECKING:
     from .display import Display
@@ -58,10 +51,6 @@ APP_ENV_DEFAULTS = {
     "PYTHONUNBUFFERED": "1",
     "SDL_VIDEO_WINDOW_POS": "0,0",
 }
-
-
-class AppError(RuntimeError):
-    """The app could not be started or watched for reasons that are not its fault (bad path, no X)."""
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .app import App, AppError
-from .devtools import DevTools, DevToolsError, DevToolsTimeout, Event
+from ..errors import AppError, DevToolsError, DevToolsTimeout
+from .app import App
+from .devtools import DevTools, Event
 from .webserver import StaticServer
 
 if TYPE_CHECKING:

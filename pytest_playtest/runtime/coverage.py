@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import CoverageError
 from ..verdict import CoverageReport, FileCoverage
 
 #: The bootstrap, run by path so the package is not imported into the app's process.
@@ -29,10 +30,6 @@ _MAX_LINE = 8 << 20
 
 
 __all__ = ["CoverageReport", "CoverageSetup", "CoverageStream", "FileCoverage", "coverage_argv", "report"]
-
-
-class CoverageError(RuntimeError):
-    """The coverage data could not be read (no data file: the app was killed before it could save)."""
 
 
 @dataclass(frozen=True)

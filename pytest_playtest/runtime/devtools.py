@@ -16,16 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import DevToolsError, DevToolsTimeout
+
 #: How long a command may take before the client stops waiting for it (seconds).
 DEFAULT_TIMEOUT = 10.0
-
-
-class DevToolsError(RuntimeError):
-    """The browser answered a command with an error, or the pipe closed."""
-
-
-class DevToolsTimeout(DevToolsError):
-    """The browser did not answer a command in time (its reply, if it ever comes, is dropped)."""
 
 
 @dataclass(frozen=True)

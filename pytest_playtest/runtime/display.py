@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import DisplayError, XvfbMissing
 from ..geometry import DEFAULT_SIZE
 
 if TYPE_CHECKING:
@@ -33,14 +34,6 @@ START_BOUND = 60.0
 START_ATTEMPTS = 3
 #: How much of Xvfb's output an error quotes.
 OUTPUT_TAIL = 1500
-
-
-class DisplayError(RuntimeError):
-    """The display could not be provided (Xvfb missing or failing, server unreachable)."""
-
-
-class XvfbMissing(DisplayError):
-    """Xvfb is not installed: starting it again would not help."""
 
 
 def xvfb_argv(size: tuple[int, int], displayfd: int) -> list[str]:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..errors import DomError
 from ..geometry import Box
 from ..rules import Fact, Query
-from .app import AppError
 
 if TYPE_CHECKING:
     from .browser import Browser
@@ -114,10 +114,6 @@ class Clickable:
     kind: str  # "button", "field", "choice" (a select) or "shape" (a canvas)
     text: str = ""
     options: tuple[str, ...] = ()  # a select's options, in order
-
-
-class DomError(AppError):
-    """A rule's selector the browser refuses (the message names the selector)."""
 
 
 def _script(body: str, **constants: Any) -> str:

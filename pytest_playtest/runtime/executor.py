@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..actions import KEY_KINDS, Action, ActionError
+from ..actions import KEY_KINDS, Action
+from ..errors import ActionError, InputError
 from .app import App
 from .display import Display
-from .xinput import InputError
 
 
 class Executor:

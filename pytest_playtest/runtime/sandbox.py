@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Literal, get_args
 
+from ..errors import SandboxError, SandboxWarning
+
 SandboxMode = Literal["auto", "on", "off"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
 
@@ -51,14 +53,6 @@ JOIN_CGROUP = 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"'
 LAST_WORDS = 15
 
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
-
-
-class SandboxError(RuntimeError):
-    """No sandbox can be made here (bwrap missing, namespaces refused); the message says why."""
-
-
-class SandboxWarning(UserWarning):
-    """``sandbox="auto"`` found no sandbox on this host: apps run with process-group isolation only."""
 
 
 def parse_amount(raw: str | int) -> int:

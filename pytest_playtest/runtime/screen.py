@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .app import AppError
+from ..errors import AppError
 
 if TYPE_CHECKING:
     from mss.base import MSSBase

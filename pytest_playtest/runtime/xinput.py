@@ -12,6 +12,8 @@ from typing import Any
 from Xlib import XK, X
 from Xlib.ext import xtest
 
+from ..errors import InputError
+
 #: Friendly key names (the pyautogui/LLM vocabulary) → X keysym names.
 KEY_NAMES: dict[str, str] = {
     "enter": "Return", "return": "Return", "space": "space", "tab": "Tab", "esc": "Escape",
@@ -32,10 +34,6 @@ BUTTONS = {"left": 1, "middle": 2, "right": 3, "up": 4, "down": 5, "scroll_left"
 #: Seconds a press lasts, as a hand's does: a game that polls the keyboard or mouse once per frame (a
 #: 30 fps frame is 33 ms) must see the key or button down, not a press and release within one frame.
 TAP = 0.05
-
-
-class InputError(ValueError):
-    """A key that does not exist on the display's keyboard map."""
 
 
 class XInput:

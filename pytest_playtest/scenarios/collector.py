@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 
 from ..config import METRICS_KEY, RUNTIME_KEY, SKIP_REASON, VERDICTS_KEY, Settings, setting
-from ..loop.spec import SpecError
+from ..errors import ScenarioError, SpecError
 from ..report.artifacts import artifacts_dir
 from ..rules import WEB_ONLY
 from ..runtime.browser import looks_like_web_app
 from .completeness import Tally, overall, results, tally
 from .grammar import parse_expectation
-from .model import CaseOutcome, Functionality, ScenarioError, ScenarioFile
+from .model import CaseOutcome, Functionality, ScenarioFile
 from .parser import CASES, FRONT_MATTER_KEYS, login_problem, parse_file
 from .runner import play_functionality, scenario_spec
 

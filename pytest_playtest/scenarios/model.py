@@ -9,18 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ..errors import ScenarioError
+
 #: How one test case ended. ``skip``: it could not be performed or checked offline (the reason names the
 #: step or expectation); ``error``: the harness or the scenario's own input failed, never the app.
 CaseStatus = Literal["pass", "fail", "skip", "error"]
 CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
-
-
-class ScenarioError(ValueError):
-    """A malformed scenario file or case; the message names the file and line."""
-
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
-        self.path, self.line, self.problem = path, line, message
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,9 @@ from typing import Any
 import yaml
 
 from .. import rules
+from ..errors import ScenarioError
 from .grammar import parse_expectation
-from .model import Case, Functionality, ScenarioError, ScenarioFile, StepText
+from .model import Case, Functionality, ScenarioFile, StepText
 
 #: The front matter keys: the playtest arguments a scenario may set, ``policy`` (its tester), ``login`` (the
 #: credentials of its login steps) and ``cases`` (whether they depend on each other).

@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..actions import Action
+from ..errors import PolicyError, RuleError
 from ..policies import make_policy
-from ..policies.base import Decision, Observation, Policy, PolicyContext, PolicyError
-from ..rules import WEB_ONLY, RuleError
+from ..policies.base import Decision, Observation, Policy, PolicyContext
+from ..rules import WEB_ONLY
 from ..trajectory import Step
 from ..verdict import Finding
 from . import locate

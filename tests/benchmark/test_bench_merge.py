@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.benchmark.merge import MergeError, main, mean_interval, merge_results, t_quantile_975
+from pytest_playtest.benchmark.merge import main, mean_interval, merge_results, t_quantile_975
 from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, write_results
+from pytest_playtest.errors import MergeError
 from pytest_playtest.usage import TokenPrice
 
 MERGE_SCRIPT = Path(sys.executable).parent / "playtest-merge"

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.benchmark.splice import SpliceError, splice_repo, splice_source
+from pytest_playtest.benchmark.splice import splice_repo, splice_source
+from pytest_playtest.errors import SpliceError
 
 FIXTURE_REPO = Path(__file__).parents[2] / "fixtures" / "benchmark" / "suite" / "repos" / "tiles"
 

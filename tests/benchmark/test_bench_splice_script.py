@@ -5,13 +5,8 @@ import textwrap
 
 import pytest
 
-from pytest_playtest.benchmark.splice import (
-    SpliceError,
-    definition_source,
-    splice_repo,
-    splice_source,
-    syntax_error,
-)
+from pytest_playtest.benchmark.splice import definition_source, splice_repo, splice_source, syntax_error
+from pytest_playtest.errors import SpliceError
 
 JS = textwrap.dedent(
     """\

@@ -2,8 +2,9 @@
 
 import pytest
 
-from pytest_playtest.benchmark.merge import MergeError, merge_results
+from pytest_playtest.benchmark.merge import merge_results
 from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, format_table
+from pytest_playtest.errors import MergeError
 from pytest_playtest.repair.results import add_repair_results, stages_after, task_rounds
 
 FAILED_EXEC = {"exec": False, "pass": False, "play": False}

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_playtest.benchmark.shard import Shard, ShardError, dealing_order
+from pytest_playtest.benchmark.shard import Shard, dealing_order
+from pytest_playtest.errors import ShardError
 
 MERGE = Path(sys.executable).parent / "playtest-merge"
 needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")

@@ -12,7 +12,7 @@ from PIL import Image
 
 from pytest_playtest import expect
 from pytest_playtest.actions import ACTION_KINDS, Action
-from pytest_playtest.policies.base import PolicyError
+from pytest_playtest.errors import PolicyError
 from pytest_playtest.policies.llm import ACT_TOOL, TOOLS, LLMPolicy
 from pytest_playtest.trajectory import Step
 

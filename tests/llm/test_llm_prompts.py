@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from pytest_playtest.policies.base import PolicyError
+from pytest_playtest.errors import PolicyError
 from pytest_playtest.policies.llm import (
     PROMPT_FILES,
     STEP_PLACEHOLDERS,

@@ -10,12 +10,11 @@ import pytest
 from PIL import Image
 
 from pytest_playtest.actions import Action
+from pytest_playtest.errors import OutputFolderError, PlaytestReportWarning
 from pytest_playtest.files import ANIMATION_FILE, STORYBOARD_FILE, VERDICT_FILE
 from pytest_playtest.report.artifacts import (
     MAX_SLUG_LENGTH,
     OUTPUT_MARKER,
-    OutputFolderError,
-    PlaytestReportWarning,
     artifacts_dir,
     clean_output,
     finalize_artifacts,
