@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import DisplayError
-from .loop.playthrough import run_session
 from .loop.spec import RunResult, RunSpec
 from .report.artifacts import finalize_artifacts
 from .runtime.display import Display
@@ -69,6 +68,8 @@ class Runtime:
         except DisplayError as exc:
             result = RunResult(Verdict(status="error", error=str(exc), policy=spec.policy), [])
         else:
+            from .loop.playthrough import run_session  # the loop (OpenCV, the OCR engine) loads with the first run
+
             result = run_session(spec, display=display, vision=self.vision, config=config, artifacts=artifacts,
                                  screenshots=screenshots, default_cwd=default_cwd)
         finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,

@@ -105,8 +105,36 @@ def test_importing_the_plugin_loads_none_of_the_machinery() -> None:
     result = subprocess.run([sys.executable, "-c", code], env=no_display_env(), capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["pytest_playtest.config", "pytest_playtest.files", "pytest_playtest.geometry",
-                                     "pytest_playtest.hookspecs", "pytest_playtest.plugin", "pytest_playtest.usage"]
+    assert result.stdout.split() == ["pytest_playtest.config", "pytest_playtest.errors", "pytest_playtest.files",
+                                     "pytest_playtest.geometry", "pytest_playtest.hookspecs", "pytest_playtest.plugin",
+                                     "pytest_playtest.usage"]
+
+
+def test_the_xdist_controller_loads_no_vision(pytester: pytest.Pytester) -> None:
+    """With --playtest the controller schedules and reports; OpenCV, numpy and the loop load in workers only."""
+    pytester.makeconftest(
+        """
+        import sys
+
+        def pytest_sessionfinish(session):
+            if not hasattr(session.config, "workerinput"):
+                heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("cv2", "numpy", "PIL", "mss", "rapidocr")
+                               or m.startswith(("pytest_playtest.loop.playthrough", "pytest_playtest.vision")))
+                print("controller loaded:", " ".join(heavy) or "nothing heavy")
+        """
+    )
+    pytester.makepyfile(
+        """
+        def test_one():
+            pass
+
+        def test_two():
+            pass
+        """
+    )
+    result = pytester.runpytest_subprocess("--playtest", "-n", "2", "-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*controller loaded: nothing heavy"])
 
 
 def test_playtest_is_exported_for_annotations() -> None:

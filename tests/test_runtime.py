@@ -15,7 +15,8 @@ import pytest
 
 from pytest_playtest.actions import Action
 from pytest_playtest.errors import ActionError, AppError
-from pytest_playtest.loop.oracles import Oracles, OracleSettings
+from pytest_playtest.loop.oracles import Oracles
+from pytest_playtest.loop.spec import OracleSettings
 from pytest_playtest.runtime.app import App, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor

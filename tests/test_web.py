@@ -12,8 +12,8 @@ import pytest
 
 from pytest_playtest.actions import Action
 from pytest_playtest.errors import AppError
-from pytest_playtest.loop.oracles import Oracles, OracleSettings
-from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.loop.oracles import Oracles
+from pytest_playtest.loop.spec import OracleSettings, RunSpec
 from pytest_playtest.runtime.browser import Browser, WebTarget, web_target
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor

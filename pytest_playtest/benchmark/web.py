@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import AppError
-from ..loop.oracles import OracleSettings
+from ..loop.spec import OracleSettings
 from ..loop.web import PageWatch
 from ..runtime.browser import Browser, WebTarget, web_target
 

@@ -1,7 +1,8 @@
 """Checks that need no model: crash, exception, freeze, unresponsive, expectations.
 
 Each oracle turns what the session saw (exit status, the app's output, frame changes, OCR text) into
-Findings. Thresholds live in OracleSettings; docs/verdicts.md explains each and how to tune it.
+Findings. Thresholds live in OracleSettings (loop/spec.py, with the rest of a run's arguments);
+docs/verdicts.md explains each and how to tune it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..runtime.browser import Browser
 from ..runtime.procfs import cpu_seconds, process_state
 from ..runtime.tracebacks import has_traceback, last_exception_line, split_tracebacks
 from ..verdict import Finding
+from .spec import OracleSettings
 from .web import PageWatch
 
 if TYPE_CHECKING:
@@ -28,41 +30,6 @@ if TYPE_CHECKING:
 
 #: tries of a suspect target after which the loop stops retrying it by itself
 MAX_RETRIES = 8
-
-
-@dataclass
-class OracleSettings:
-    """Thresholds of the generic oracles (per run; the ``oracles=`` marker argument overrides them, together
-    with the loop's ``Pacing``)."""
-
-    #: an app counts as animating after this many frame changes observed with no input involved
-    animating_changes: int = 3
-    #: an animating app whose window stays identical this long (seconds) while busy or stopped is frozen
-    freeze_after: float = 2.0
-    #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
-    #: an effect before, and the process is busy or stopped
-    probe_inputs: int = 4
-    #: no longer used: CPU use alone never makes a freeze (a title screen over a busy loop is not frozen);
-    #: accepted so existing ``oracles={...}`` arguments keep working
-    busy_cpu: float = 0.6
-    #: a backlog of X events the app has not read, unchanged over this many seconds (sampled
-    #: ``unread_samples`` times, no input sent meanwhile), shows the app stopped handling input; a live
-    #: app drains it at its next frame, however slow its frames
-    unread_input_for: float = 1.0
-    #: how many looks at the backlog over ``unread_input_for`` (one look can catch any app mid-frame)
-    unread_samples: int = 4
-    #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
-    #: (a target that ever had an effect in the run is never unresponsive)
-    unresponsive_states: int = 3
-    #: share of a CPU an app that reads no input must use to be hung (a loop), when no input ever worked
-    hang_cpu: float = 0.8
-    #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
-    crash_grace: float = 0.15
-    #: a web page whose main thread does not run a trivial script within this many seconds is frozen
-    page_answer: float = 2.0
-    #: an app that animated and has stood still this long (seconds), ignoring ``probe_inputs`` inputs in a
-    #: row while it reads them, has stopped for good (a game over with no restart): it is launched again
-    stall_after: float = 3.0
 
 
 @dataclass

@@ -36,8 +36,6 @@ from ..files import (
 )
 from ..trajectory import Step
 from ..verdict import Finding, Verdict
-from .animation import build_animation
-from .storyboard import build_storyboard
 
 #: Written into the output root so ``clean_output`` only ever deletes a folder this plugin created.
 OUTPUT_MARKER = ".pytest-playtest"
@@ -133,6 +131,9 @@ def finalize_artifacts(
         shutil.rmtree(frames_dir)
     elif frames and screenshots != "off":
         _attach_screenshots(verdict.findings, frames_dir, frames[-1])
+        from .animation import build_animation  # the drawing libraries load with the first pictures
+        from .storyboard import build_storyboard
+
         try:
             build_storyboard(steps, frames_dir, verdict.findings, folder / STORYBOARD_FILE, verdict=verdict)
             build_animation(frames_dir, folder / ANIMATION_FILE)

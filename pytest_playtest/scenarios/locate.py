@@ -8,12 +8,15 @@ beside or below its label, or holding it as a placeholder.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..geometry import Box
-from ..policies.base import Observation
-from ..policies.vocabulary import Vocabulary
-from ..vision import Widget
 from .words import match_rank, squash, tokens, variants
+
+if TYPE_CHECKING:
+    from ..policies.base import Observation
+    from ..policies.vocabulary import Vocabulary
+    from ..vision import Widget
 
 Point = tuple[int, int]
 #: The words of a start or restart control ("Play Again"), and of the window's hint for its key.
