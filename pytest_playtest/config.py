@@ -27,6 +27,16 @@ DEFAULT_OUTPUT = "playtest-results"
 BENCHMARK_PLUGIN = "playtest-benchmark"
 REPORT_PLUGIN = "playtest-report"
 SCENARIO_PLUGIN = "playtest-scenarios"
+#: The arguments of the playtest marker and of run(), in the order the marker's help lists them. Each is
+#: checked by its own function in loop/spec.py (whose table has exactly these names; a test holds them equal).
+MARKER_ARGUMENTS = ("app", "strategy", "goal", "expect", "max_steps", "timeout", "policy", "seed", "size", "env",
+                    "cwd", "record", "stop_when_met", "coverage", "oracles", "options", "sandbox")
+
+
+def marker_help() -> str:
+    """The playtest marker's line in ``pytest --markers``."""
+    arguments = ", ".join(f"{name}=..." for name in MARKER_ARGUMENTS)
+    return f"playtest({arguments}): a playtest of a GUI app; see docs/writing-playtests.md"
 
 
 @dataclass(frozen=True)

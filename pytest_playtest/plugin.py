@@ -27,6 +27,7 @@ from .config import (
     SKIP_REASON,
     Settings,
     enabled,
+    marker_help,
 )
 
 if TYPE_CHECKING:
@@ -66,11 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "playtest(app=..., strategy=..., goal=..., expect=[...], max_steps=..., timeout=..., policy=..., "
-        "size=..., env=..., cwd=..., seed=...): a playtest of a GUI app; see the pytest-playtest docs",
-    )
+    config.addinivalue_line("markers", marker_help())
     if enabled(config):
         from .benchmark.collector import BenchmarkPlugin
         from .pipeline import Runtime

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import fields
 
 import pytest
 
@@ -180,3 +181,13 @@ def test_playtest_defaults_must_be_a_dict(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--playtest")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*playtest_defaults fixture must return a dict*"])
+
+
+def test_the_marker_help_lists_every_argument_the_spec_checks(pytester: pytest.Pytester) -> None:
+    from pytest_playtest.config import MARKER_ARGUMENTS
+    from pytest_playtest.loop.spec import _ARGUMENTS, RunSpec
+
+    assert set(MARKER_ARGUMENTS) == set(_ARGUMENTS) == {f.name for f in fields(RunSpec)} - {"pacing"}
+    result = pytester.runpytest("--markers")
+    line = next(x for x in result.stdout.lines if x.startswith("@pytest.mark.playtest("))
+    assert all(f"{name}=..." in line for name in MARKER_ARGUMENTS)
