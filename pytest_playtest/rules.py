@@ -111,6 +111,13 @@ class Rule:
         return "; ".join(seen)
 
 
+def refused_on_desktop(rule: str, app: object = None) -> str:
+    """What every refusal of a DOM rule on a desktop app says: the spec's, a scenario's, the launcher's
+    (``app`` as the test named it; None: the app under test)."""
+    named = "this app" if app is None else f"app={app!r}"
+    return f"the rule `{rule}` reads a web page's DOM, but {named} is a desktop app ({WEB_ONLY})"
+
+
 def parse(source: str) -> Rule:
     """Parse a rule; raises RuleError naming the clause that is wrong."""
     if not isinstance(source, str) or not source.strip():

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import AppError, CoverageError, SandboxError
+from ..rules import refused_on_desktop
 from ..runtime.app import App
 from ..runtime.browser import Browser, web_target
 from ..runtime.coverage import CoverageSetup, combined_report
@@ -64,9 +65,9 @@ class Launcher:
             browser = Browser(target, self.display, env=self.spec.env, size=self.display.size)
             self.apps.append(browser)
             return browser.start()
-        if any(e.kind == "rule" for e in self.spec.expect):
-            raise AppError(f"expect.rule(...) reads a web page's DOM, but {self.spec.app!r} is not a web app "
-                           "(an .html file, a folder with index.html or a loopback URL)")
+        rule = next((e.pattern for e in self.spec.expect if e.kind == "rule"), None)
+        if rule is not None:
+            raise AppError(refused_on_desktop(rule, self.spec.app))
         setup = None
         if self._coverage_dir is not None:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)

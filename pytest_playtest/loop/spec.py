@@ -10,7 +10,7 @@ from typing import Any, Literal, Protocol, get_args
 from .. import expect as expect_module
 from ..errors import SpecError
 from ..geometry import parse_size
-from ..rules import WEB_ONLY
+from ..rules import refused_on_desktop
 from ..runtime.browser import looks_like_web_app
 from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
 from ..trajectory import Step
@@ -162,11 +162,18 @@ class RunSpec:
                 _ARGUMENTS[name](spec, value, arguments)
             except _BadArgument as exc:
                 raise SpecError(f"{where}: playtest argument {name}={value!r}: {exc}") from None
-        rules = [e for e in spec.expect if e.kind == "rule"]
-        if rules and looks_like_web_app(spec.app) is False:
-            raise SpecError(f"{where}: playtest argument expect: {rules[0]!r} reads a web page's DOM, but app="
-                            f"{spec.app!r} is a desktop app ({WEB_ONLY})")
+        problem = desktop_rules([e.pattern or "" for e in spec.expect if e.kind == "rule"], spec.app)
+        if problem:
+            raise SpecError(f"{where}: playtest argument expect: {problem}")
         return spec
+
+
+def desktop_rules(rules: Sequence[str], app: str | Sequence[str]) -> str | None:
+    """Why DOM rules cannot be judged on an app that is a desktop one by its name (None: they can, or whether
+    it is a web app shows only when it runs — then the launcher refuses them)."""
+    if rules and looks_like_web_app(app) is False:
+        return refused_on_desktop(rules[0], app)
+    return None
 
 
 @dataclass

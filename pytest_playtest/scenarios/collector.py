@@ -21,9 +21,8 @@ import pytest
 
 from ..config import METRICS_KEY, RUNTIME_KEY, SKIP_REASON, VERDICTS_KEY, Settings, setting
 from ..errors import ScenarioError, SpecError
+from ..loop.spec import desktop_rules
 from ..report.artifacts import artifacts_dir
-from ..rules import WEB_ONLY
-from ..runtime.browser import looks_like_web_app
 from .completeness import Tally, overall, results, tally
 from .grammar import parse_expectation
 from .model import CaseOutcome, Functionality, ScenarioFile
@@ -147,15 +146,14 @@ def _refuse_desktop_rules(scenario: ScenarioFile, functionality: Functionality) 
     """A rule in backticks on an app that is a desktop one by its name is a spec error of its case, as
     ``expect.rule`` on a desktop app is: the Functionality is a failing item naming the Expectation's line."""
     app = scenario.arguments.get("app")
-    if app is None or looks_like_web_app(app) is not False:
+    if app is None:
         return functionality
     for case in functionality.cases:
-        found = parse_expectation(case.expectation).rules
-        if found:
-            problem = ScenarioError(scenario.path, case.expectation_line or case.line,
-                                    f"Expectation of case {case.number}: the rule `{found[0]}` reads a web page's "
-                                    f"DOM, but app={app!r} is a desktop app ({WEB_ONLY})")
-            return replace(functionality, problem=problem)
+        problem = desktop_rules(parse_expectation(case.expectation).rules, app)
+        if problem:
+            error = ScenarioError(scenario.path, case.expectation_line or case.line,
+                                  f"Expectation of case {case.number}: {problem}")
+            return replace(functionality, problem=error)
     return functionality
 
 

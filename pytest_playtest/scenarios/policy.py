@@ -24,7 +24,7 @@ from ..actions import Action
 from ..errors import PolicyError, RuleError
 from ..policies import make_policy
 from ..policies.base import Decision, Observation, Policy, PolicyContext
-from ..rules import WEB_ONLY
+from ..rules import refused_on_desktop
 from ..trajectory import Step
 from ..verdict import Finding
 from . import locate
@@ -426,8 +426,7 @@ class ScenarioPolicy(Policy):
         if checks.rules and observation.page is None:
             # the collector refuses rules for an app that is a desktop one by its name; this is the app that
             # turned out to be one when it ran (a folder without index.html)
-            self._end_case("error", f"{self._where()}: the rule `{checks.rules[0]}` reads a web page's DOM, but "
-                                    f"this app is a desktop window ({WEB_ONLY})")
+            self._end_case("error", f"{self._where()}: {refused_on_desktop(checks.rules[0])}")
             return None
         try:
             judgement = judge(checks, observation, self.before)
