@@ -34,7 +34,7 @@ from ..report.terminal import explain
 from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
-from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, write_results
+from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, metrics_html, write_results
 from .shard import Shard, TaskKey, dealing_order, split_id
 from .splice import definition_source, splice_repo
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
@@ -283,6 +283,12 @@ class BenchmarkPlugin:
             name = f"{suite}/{task_id}" if qualified else task_id
             samples.setdefault(name, []).append((index, stages, self.repairs.get((suite, task_id, index), [])))
         return samples
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_summary(self, prefix: list[str], summary: list[str], postfix: list[str]) -> None:
+        """pytest-html: the metrics table under the report's summary."""
+        if self.results:
+            postfix.append(metrics_html(self.results))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.results is None:

@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -311,6 +312,12 @@ def format_table(results: Mapping[str, Any]) -> str:
 
         lines += format_rounds(results)
     return "\n".join(lines)
+
+
+def metrics_html(results: Mapping[str, Any]) -> str:
+    """The results as the terminal's table, in HTML (pytest-html's summary)."""
+    suite = f": {escape(str(results['suite']))}" if results.get("suite") else ""
+    return f'<h2>Playtest benchmark{suite}</h2><pre class="playtest-metrics">{escape(format_table(results))}</pre>'
 
 
 def write_results(path: str | os.PathLike[str], results: Mapping[str, Any]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ..config import HAND_RECORD_KEY, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
+from ..config import HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
 from ..errors import OutputFolderError
 from ..files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from ..verdict import FINDING_KINDS, Verdict
@@ -228,7 +228,7 @@ class ReportPlugin:
 
 
 class HtmlReportHooks:
-    """The pytest-html side: a Verdict column, and the benchmark metrics in the summary when there are any."""
+    """The pytest-html side: a Verdict column (the benchmark adds its metrics to the summary itself)."""
 
     def pytest_html_results_table_header(self, cells: list[str]) -> None:
         cells.insert(2, '<th class="sortable" data-column-type="verdict">Verdict</th>')
@@ -238,19 +238,3 @@ class HtmlReportHooks:
         properties = playtest_properties(report)
         text = verdict_text(properties) if properties else ""
         cells.insert(2, f'<td class="col-verdict">{escape(text)}</td>')
-
-    def pytest_html_results_summary(
-        self, prefix: list[str], summary: list[str], postfix: list[str], session: pytest.Session
-    ) -> None:
-        results = session.config.stash.get(METRICS_KEY, None)
-        if results:
-            postfix.append(metrics_html(results))
-
-
-def metrics_html(results: Mapping[str, Any]) -> str:
-    """The benchmark results (the ``--playtest-results`` dict) as the benchmark's text table, in HTML."""
-    from ..benchmark.metrics import format_table  # the benchmark package is only needed when it ran
-
-    suite = f": {escape(str(results['suite']))}" if results.get("suite") else ""
-    table = escape(format_table(results))
-    return f'<h2>Playtest benchmark{suite}</h2><pre class="playtest-metrics">{table}</pre>'
