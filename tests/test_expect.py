@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_playtest import expect
-from pytest_playtest.loop.oracles import ExpectationTracker
+from pytest_playtest.loop.expectations import ExpectationTracker
 
 
 def test_an_anchored_pattern_matches_one_line_or_one_text_box() -> None:

@@ -23,7 +23,7 @@ from ..vision import Vision, Widget
 from .workers import TextReader
 
 if TYPE_CHECKING:
-    from .oracles import ExpectationTracker
+    from .expectations import ExpectationTracker
 
 
 class PageWatch:
