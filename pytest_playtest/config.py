@@ -1,4 +1,5 @@
-"""The plugin's settings in one leaf module: the option/ini table, ``Settings``, the stash keys and the output path.
+"""The plugin's settings in one leaf module: the option/ini table, ``Settings`` read from them, the stash keys and
+the output path.
 
 Every other module that needs a setting, a stash key or the output folder takes it from here; this module
 imports nothing of the package but the data modules, so importing it costs nothing.
@@ -6,8 +7,8 @@ imports nothing of the package but the data modules, so importing it costs nothi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ import pytest
 
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
+from .settings import Settings
 from .usage import TokenPrice
 
 if TYPE_CHECKING:
@@ -142,51 +144,30 @@ def output_root(config: pytest.Config) -> Path:
     return config.invocation_params.dir / Path(setting(config, "playtest_output") or DEFAULT_OUTPUT)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The session-wide defaults, from command line options and ini values."""
-
-    size: tuple[int, int]
-    display: str | None
-    output: Path
-    policy: str
-    max_steps: int
-    timeout: float
-    screenshots: ScreenshotMode
-    record: bool
-    coverage: bool = False
-    options: Mapping[str, Any] = field(default_factory=dict)
-    #: the sandbox mode asked for (None: each kind of playtest uses its own default)
-    sandbox: str | None = None
-    sandbox_limits: str | None = None
-    #: what a million model tokens cost, for the estimate in the summary and the benchmark results
-    token_price: TokenPrice | None = None
-
-    @classmethod
-    def from_config(cls, config: pytest.Config) -> Settings:
-        """Read and check every setting; a bad value is a UsageError naming the option and its ini twin."""
-        replay = setting(config, "playtest_replay")
-        options = {name: value for name, value in (("model", setting(config, "playtest_model")),
-                                                   ("base_url", setting(config, "playtest_base_url")),
-                                                   ("replay", replay),
-                                                   ("prompts_dir", setting(config, "playtest_prompts"))) if value}
-        policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
-        return cls(
-            size=_checked(config, "playtest_size", parse_size),
-            display=setting(config, "playtest_display") or None,
-            output=output_root(config),
-            policy=str(policy or setting(config, "playtest_policy")),
-            max_steps=_checked(config, "playtest_max_steps", _positive(int)),
-            timeout=_checked(config, "playtest_timeout", _positive(float)),
-            screenshots=_checked(config, "playtest_screenshots", _screenshot_mode),
-            record=bool(setting(config, "playtest_record")),
-            coverage=bool(setting(config, "playtest_coverage")),
-            options=options,
-            sandbox=_checked(config, "playtest_sandbox", _sandbox_mode),
-            # checked where it is parsed (loop.spec), which names the option in the error
-            sandbox_limits=setting(config, "playtest_sandbox_limits") or None,
-            token_price=_checked(config, "playtest_token_price", _token_price),
-        )
+def settings_from(config: pytest.Config) -> Settings:
+    """Read and check every setting; a bad value is a UsageError naming the option and its ini twin."""
+    replay = setting(config, "playtest_replay")
+    options = {name: value for name, value in (("model", setting(config, "playtest_model")),
+                                               ("base_url", setting(config, "playtest_base_url")),
+                                               ("replay", replay),
+                                               ("prompts_dir", setting(config, "playtest_prompts"))) if value}
+    policy = config.getoption("playtest_policy", default=None) or ("replay" if replay else None)
+    return Settings(
+        size=_checked(config, "playtest_size", parse_size),
+        display=setting(config, "playtest_display") or None,
+        output=output_root(config),
+        policy=str(policy or setting(config, "playtest_policy")),
+        max_steps=_checked(config, "playtest_max_steps", _positive(int)),
+        timeout=_checked(config, "playtest_timeout", _positive(float)),
+        screenshots=_checked(config, "playtest_screenshots", _screenshot_mode),
+        record=bool(setting(config, "playtest_record")),
+        coverage=bool(setting(config, "playtest_coverage")),
+        options=options,
+        sandbox=_checked(config, "playtest_sandbox", _sandbox_mode),
+        # checked where it is parsed (loop.spec), which names the option in the error
+        sandbox_limits=setting(config, "playtest_sandbox_limits") or None,
+        token_price=_checked(config, "playtest_token_price", _token_price),
+    )
 
 
 def _checked(config: pytest.Config, name: str, convert: Callable[[Any], Any]) -> Any:

@@ -17,7 +17,7 @@ from .runtime.display import Display
 from .verdict import Verdict
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from .settings import Settings
     from .vision import Vision
 
 

@@ -25,9 +25,9 @@ from .config import (
     RUNTIME_KEY,
     SCENARIO_PLUGIN,
     SKIP_REASON,
-    Settings,
     enabled,
     marker_help,
+    settings_from,
 )
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
             from .runtime.lifeline import end_with_parent
 
             end_with_parent()
-        config.stash[RUNTIME_KEY] = Runtime(Settings.from_config(config))
+        config.stash[RUNTIME_KEY] = Runtime(settings_from(config))
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
         config.pluginmanager.register(BenchmarkPlugin(config), BENCHMARK_PLUGIN)

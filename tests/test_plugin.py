@@ -108,7 +108,7 @@ def test_importing_the_plugin_loads_none_of_the_machinery() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["pytest_playtest.config", "pytest_playtest.errors", "pytest_playtest.files",
                                      "pytest_playtest.geometry", "pytest_playtest.hookspecs", "pytest_playtest.plugin",
-                                     "pytest_playtest.usage"]
+                                     "pytest_playtest.settings", "pytest_playtest.usage"]
 
 
 def test_the_xdist_controller_loads_no_vision(pytester: pytest.Pytester) -> None:

@@ -101,7 +101,7 @@ class Pacing:
 
 
 class Defaults(Protocol):
-    """The session-wide defaults a spec starts from (``config.Settings`` is one; ``record`` and ``coverage`` are
+    """The session-wide defaults a spec starts from (``settings.Settings`` is one; ``record`` and ``coverage`` are
     optional)."""
 
     @property

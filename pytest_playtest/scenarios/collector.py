@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ..config import METRICS_KEY, RUNTIME_KEY, SKIP_REASON, VERDICTS_KEY, Settings, setting
+from ..config import METRICS_KEY, RUNTIME_KEY, SKIP_REASON, VERDICTS_KEY, setting, settings_from
 from ..errors import ScenarioError, SpecError
 from ..loop.spec import desktop_rules
 from ..report.artifacts import artifacts_dir
@@ -133,7 +133,7 @@ class ScenarioFileNode(pytest.File):
     def _check_arguments(self, scenario: ScenarioFile) -> None:
         """A bad front matter value is a fault of the file, found before anything runs."""
         try:
-            scenario_spec(scenario, Settings.from_config(self.config), where=str(self.path))
+            scenario_spec(scenario, settings_from(self.config), where=str(self.path))
         except SpecError as exc:
             message = str(exc).split(": ", 1)[-1]
             named = [(match.start(), key) for key in FRONT_MATTER_KEYS

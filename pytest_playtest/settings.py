@@ -1,0 +1,32 @@
+"""The session-wide defaults every playtest starts from (data: read from the options by ``config.settings_from``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .files import ScreenshotMode
+from .usage import TokenPrice
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The session-wide defaults, from command line options and ini values."""
+
+    size: tuple[int, int]
+    display: str | None
+    output: Path
+    policy: str
+    max_steps: int
+    timeout: float
+    screenshots: ScreenshotMode
+    record: bool
+    coverage: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: the sandbox mode asked for (None: each kind of playtest uses its own default)
+    sandbox: str | None = None
+    sandbox_limits: str | None = None
+    #: what a million model tokens cost, for the estimate in the summary and the benchmark results
+    token_price: TokenPrice | None = None
