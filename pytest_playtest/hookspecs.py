@@ -15,7 +15,8 @@ def pytest_playtest_make_policy(name: str, context: PolicyContext, config: pytes
     """Return a Policy for ``name``, or None to leave it to other implementations.
 
     Called before each run; the built-in policies (heuristic, random, llm, replay) answer last, so a
-    plugin can add new policy names or replace a built-in one.
+    plugin can add new policy names or replace a built-in one. A scenario's Functionality is played by the
+    ``scenario`` policy, which the scenarios plugin answers for.
     """
 
 

@@ -32,6 +32,7 @@ from .config import (
 
 if TYPE_CHECKING:
     from .fixture import Playtest
+    from .policies.base import Policy, PolicyContext
 
 #: The file name of a benchmark suite (the benchmark package is imported when one is collected).
 SUITE_FILE = "tasks.jsonl"
@@ -100,6 +101,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     store = config.pluginmanager.get_plugin("playtest-store")
     return SampleScheduling(config, log, earlier=getattr(store, "earlier", None))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_playtest_make_policy(name: str, context: PolicyContext, config: pytest.Config) -> Policy | None:
+    """The built-in policies answer last: a plugin may add names or replace one of them."""
+    from .policies import builtin_policy
+
+    return builtin_policy(name, context)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -191,3 +191,41 @@ def test_the_marker_help_lists_every_argument_the_spec_checks(pytester: pytest.P
     result = pytester.runpytest("--markers")
     line = next(x for x in result.stdout.lines if x.startswith("@pytest.mark.playtest("))
     assert all(f"{name}=..." in line for name in MARKER_ARGUMENTS)
+
+
+def test_a_conftest_adds_a_policy_and_an_unknown_name_is_an_error(pytester: pytest.Pytester) -> None:
+    app = pytester.path / "toy.py"
+    app.write_text((APPS / "tk_toy.py").read_text())
+    pytester.makeconftest(
+        """
+        from pytest_playtest import Action
+        from pytest_playtest.policies import Decision, Policy
+
+        class PressPlus(Policy):
+            name = "press-plus"
+
+            def decide(self, observation):
+                return Decision(Action.press("plus"))
+
+        def pytest_playtest_make_policy(name, context, config):
+            return PressPlus(context) if name == "press-plus" else None
+        """
+    )
+    pytester.makepyfile(
+        """
+        import pytest
+        from pytest_playtest import expect
+
+        @pytest.mark.playtest(app="toy.py", policy="press-plus", max_steps=3, expect=[expect.text("Count: [1-9]")])
+        def test_the_conftest_policy_plays(playtest):
+            verdict = playtest.run()
+            assert verdict.passed and verdict.policy == "press-plus", verdict.summary()
+
+        @pytest.mark.playtest(app="toy.py", policy="no-such-policy", max_steps=3)
+        def test_an_unknown_policy(playtest):
+            verdict = playtest.run()
+            assert verdict.status == "error" and "unknown policy 'no-such-policy'" in verdict.error
+            assert "heuristic, random, llm, replay" in verdict.error
+        """
+    )
+    pytester.runpytest("--playtest", "-p", "no:cacheprovider").assert_outcomes(passed=2)

@@ -1,6 +1,8 @@
 """Policies decide the next action: heuristic (offline default), random, llm, replay — or a plugin's.
 
-A plugin adds or replaces a policy by implementing the ``pytest_playtest_make_policy`` hook.
+Every policy is made through the ``pytest_playtest_make_policy`` hook: a plugin adds a name or replaces a
+built-in one, and the built-ins answer last (``plugin.py``), as pytest-xdist's built-in schedulers answer its
+own hook. Without a pytest config (a policy a policy delegates to) the built-ins are asked directly.
 """
 
 from __future__ import annotations
@@ -16,20 +18,27 @@ BUILTIN: dict[str, str] = {
     "random": "pytest_playtest.policies.random:RandomPolicy",
     "llm": "pytest_playtest.policies.llm:LLMPolicy",
     "replay": "pytest_playtest.policies.replay:ReplayPolicy",
-    # plays the cases of a scenario file; the scenario runner chooses it (it needs a CasePlan in options)
-    "scenario": "pytest_playtest.scenarios.policy:ScenarioPolicy",
 }
 
-__all__ = ["BUILTIN", "Decision", "Observation", "Policy", "PolicyContext", "PolicyError", "make_policy"]
+__all__ = ["BUILTIN", "Decision", "Observation", "Policy", "PolicyContext", "PolicyError", "builtin_policy",
+           "make_policy"]
+
+
+def builtin_policy(name: str, context: PolicyContext) -> Policy | None:
+    """The built-in policy called ``name`` (None: no built-in has that name)."""
+    if name not in BUILTIN:
+        return None
+    module_name, class_name = BUILTIN[name].split(":")
+    policy: Policy = getattr(import_module(module_name), class_name)(context)
+    return policy
 
 
 def make_policy(name: str, context: PolicyContext, config: Any = None) -> Policy:
-    """The policy called ``name``: a plugin's first (hook), else a built-in one."""
+    """The policy called ``name``: the first answer of the hook, else a PolicyError naming the known ones."""
     if config is not None:
         policy = config.hook.pytest_playtest_make_policy(name=name, context=context, config=config)
-        if policy is not None:
-            return policy
-    if name not in BUILTIN:
+    else:
+        policy = builtin_policy(name, context)
+    if policy is None:
         raise PolicyError(f"unknown policy {name!r}; built-in policies: {', '.join(BUILTIN)}")
-    module_name, class_name = BUILTIN[name].split(":")
-    return getattr(import_module(module_name), class_name)(context)
+    return policy

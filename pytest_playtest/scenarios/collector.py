@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -28,6 +28,9 @@ from .grammar import parse_expectation
 from .model import CaseOutcome, Functionality, ScenarioFile
 from .parser import CASES, FRONT_MATTER_KEYS, login_problem, parse_file
 from .runner import play_functionality, scenario_spec
+
+if TYPE_CHECKING:
+    from ..policies.base import Policy, PolicyContext
 
 #: user_properties names: the scenario file (relative to the rootdir), each case's outcome, a malformed item.
 FILE_PROPERTY = "playtest_scenario"
@@ -237,6 +240,15 @@ class ScenarioPlugin:
         self.malformed: dict[str, int] = {}
         #: each Functionality's node id and its cases' outcomes, in the order they finished
         self.items: list[tuple[str, list[str]]] = []
+
+    def pytest_playtest_make_policy(self, name: str, context: PolicyContext, config: pytest.Config
+                                    ) -> Policy | None:
+        """The ``scenario`` policy, which the runner names for a Functionality's cases (with a CasePlan)."""
+        if name != "scenario":
+            return None
+        from .policy import ScenarioPolicy
+
+        return ScenarioPolicy(context)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
