@@ -31,6 +31,7 @@ from .config import (
 )
 
 if TYPE_CHECKING:
+    from .benchmark.rounds import Repairer
     from .fixture import Playtest
     from .policies.base import Policy, PolicyContext
 
@@ -81,13 +82,25 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[RUNTIME_KEY] = Runtime(settings_from(config))
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
-        config.pluginmanager.register(BenchmarkPlugin(config), BENCHMARK_PLUGIN)
+        config.pluginmanager.register(BenchmarkPlugin(config, repairer=_repairer(config)), BENCHMARK_PLUGIN)
         from .scenarios.collector import ScenarioPlugin
 
         config.pluginmanager.register(ScenarioPlugin(config), SCENARIO_PLUGIN)
         from .benchmark.store import StorePlugin
 
         config.pluginmanager.register(StorePlugin(config), "playtest-store")
+
+
+def _repairer(config: pytest.Config) -> Repairer | None:
+    """What repairs failing benchmark samples, when ``--playtest-repair`` asks for rounds (the repair package,
+    and the model client with it, load only then)."""
+    from .benchmark.collector import repair_rounds
+
+    if not repair_rounds(config):
+        return None
+    from .repair.benchmark import BenchmarkRepair
+
+    return BenchmarkRepair
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)

@@ -6,14 +6,9 @@ report Exec@k, Pass@k, Play@k and Efficiency@k.
 """
 
 from pytest_playtest.benchmark.merge import merge_results
-from pytest_playtest.benchmark.metrics import (
-    TaskOutcome,
-    compute_metrics,
-    estimate_at_k,
-    format_table,
-    write_results,
-)
+from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, estimate_at_k, write_results
 from pytest_playtest.benchmark.splice import splice_repo, splice_source
+from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.benchmark.tasks import (
     PlaytestSpec,
     Sample,

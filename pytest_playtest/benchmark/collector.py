@@ -34,16 +34,17 @@ from ..report.terminal import explain
 from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
-from .metrics import STAGES, TaskOutcome, compute_metrics, format_table, metrics_html, write_results
+from .metrics import STAGES, TaskOutcome, compute_metrics, write_results
+from .rounds import Repairer, StageAttempt, add_repair_results
 from .shard import Shard, TaskKey, dealing_order, split_id
 from .splice import definition_source, splice_repo
+from .summary import describe_rounds, format_table, metrics_html, rounds_html
 from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_argv
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
     from ..loop.spec import RunResult
-    from ..repair.benchmark import StageAttempt
     from ..trajectory import Step
     from ..verdict import Verdict
 
@@ -111,9 +112,11 @@ class _SampleState:
 class BenchmarkPlugin:
     """Collects ``tasks.jsonl`` suites, runs their stages, and (in the controller) scores the run."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, repairer: Repairer | None = None) -> None:
         self.config = config
         self.repair = repair_rounds(config)
+        #: what repairs a failing sample when ``--playtest-repair`` asks for rounds (plugin.py hands it over)
+        self.repairer = repairer
         self.shard_asked = _shard(config)  # a bad value stops the run before anything is collected
         self._tmp: Path | None = None
         self._prepared: dict[tuple[str, str, int], _Prepared] = {}
@@ -249,8 +252,6 @@ class BenchmarkPlugin:
             if not self.shard["tasks"] and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
                 session.exitstatus = pytest.ExitCode.OK
         if self.repair:
-            from ..repair.results import add_repair_results
-
             add_repair_results(results, self.repair, self._samples_by_task(len(suites) > 1))
         self.results = results
         target = setting(self.config, "playtest_results")
@@ -270,8 +271,6 @@ class BenchmarkPlugin:
         rounds = getattr(item, "properties", {}).get("repair") if isinstance(item, StageItem) else None
         if rounds and report.when == "call" and self.config.getoption("htmlpath", None):
             from pytest_html import extras
-
-            from ..repair.report import rounds_html
 
             setattr(report, "extras", [*getattr(report, "extras", []), extras.html(rounds_html(rounds))])  # noqa: B010
         return report
@@ -445,30 +444,27 @@ class StageItem(pytest.Item):
         except StageFailed as exc:
             state.results[stage] = False
             state.reasons[stage] = str(exc)
-            if plugin.repair and state.repair is None:
-                state.repair = self._repair(plugin, stage, exc, plugin.repair)
+            if plugin.repair and plugin.repairer is not None and state.repair is None:
+                state.repair = self._repair(plugin, plugin.repairer, stage, exc)
                 self.properties["repair"] = state.repair
         else:
             state.results[stage] = True
 
-    def _repair(self, plugin: BenchmarkPlugin, stage: str, failure: StageFailed, rounds: int) -> list[dict[str, Any]]:
+    def _repair(self, plugin: BenchmarkPlugin, repairer: Repairer, stage: str, failure: StageFailed
+                ) -> list[dict[str, Any]]:
         """The repair rounds of this sample (``--playtest-repair``), run where its stages run."""
-        from ..repair.benchmark import BenchmarkRepair, StageAttempt
         from ..report.artifacts import artifacts_dir
 
         runtime = self.config.stash[RUNTIME_KEY]
         sample_dir = plugin.sample_dir(self.suite, self.task, self.sample)
-        repair = BenchmarkRepair(self.task, rounds=rounds, options=runtime.settings.options,
-                                 workdir=sample_dir.with_name(f"{sample_dir.name}-repair"),
-                                 artifacts=artifacts_dir(runtime.settings.output, self.nodeid),
-                                 run_stage=self._attempt)
+        repair = repairer(self.task, rounds=plugin.repair, options=runtime.settings.options,
+                          workdir=sample_dir.with_name(f"{sample_dir.name}-repair"),
+                          artifacts=artifacts_dir(runtime.settings.output, self.nodeid), run_stage=self._attempt)
         attempt = StageAttempt(False, str(failure), failure.verdict, failure.steps)
         return [record.to_dict() for record in repair.run(self.sample.completion, stage, attempt)]
 
     def _attempt(self, stage: str, repo: Path, artifacts: Path) -> StageAttempt:
         """One stage of a repair round: the same checks as the sample's, in the round's repo copy."""
-        from ..repair.benchmark import StageAttempt
-
         try:
             if stage == "play":
                 result = self._playthrough(repo, artifacts)
@@ -605,8 +601,6 @@ class StageItem(pytest.Item):
         if isinstance(excinfo.value, StageFailed):
             text = f"{self.stage} stage failed: {excinfo.value}"
             if self.properties.get("repair") is not None:
-                from ..repair.report import describe_rounds
-
                 text += "\n" + describe_rounds(self.properties["repair"])
             return text
         return super().repr_failure(excinfo)

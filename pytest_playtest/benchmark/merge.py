@@ -20,13 +20,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_playtest.benchmark.metrics import (
-    compute_metrics,
-    format_table,
-    outcomes_from_results,
-    price_of,
-    write_results,
-)
+from pytest_playtest.benchmark.metrics import compute_metrics, outcomes_from_results, price_of, write_results
+from pytest_playtest.benchmark.rounds import merge_repair
+from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.benchmark.timing import format_timing, merge_timings
 
 from ..errors import MergeError
@@ -257,8 +253,6 @@ def merge_results(
     if timing is not None:
         merged["timing"] = timing
     if "repair" in results[0]:
-        from ..repair.results import merge_repair
-
         merge_repair(merged, results, mode)
     return merged
 

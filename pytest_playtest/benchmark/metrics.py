@@ -11,7 +11,6 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -223,101 +222,6 @@ def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
             )
         )
     return outcomes
-
-
-def _percent(value: float | None, half_width: float | None = None) -> str:
-    if value is None:
-        return "-"
-    if half_width is None:
-        return f"{100 * value:.1f}"
-    return f"{100 * value:.1f}±{100 * half_width:.1f}"
-
-
-def _half_width(results: Mapping[str, Any], metric: str) -> float | None:
-    interval = results.get("interval", {}).get(metric)
-    if interval is None:
-        return None
-    low, high = interval
-    return (high - low) / 2
-
-
-def _task_counts(results: Mapping[str, Any], key: str) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for info in results.get("task_info", {}).values():
-        counts[info[key]] = counts.get(info[key], 0) + 1
-    return counts
-
-
-def format_table(results: Mapping[str, Any]) -> str:
-    """A terminal table of a results dict, in percentages: overall, then per language and per category.
-
-    Columns are Exec@k, Pass@k and Play@k for each k; "-" marks a value that could not be computed.
-    Merged runs show mean±half-width of the 95 % interval on the overall row. Below the table: the token
-    total and Efficiency@k on the paper's scale (Play@k in percent per thousand tokens per task).
-    """
-    ks = results["k"]
-    headers = ["", "tasks"] + [f"{stage.capitalize()}@{k}" for k in ks for stage in STAGES]
-    task_count = len(results["tasks"])
-    rows = [
-        ["overall", str(task_count)]
-        + [
-            _percent(results["metrics"][f"{s}@{k}"], _half_width(results, f"{s}@{k}"))
-            for k in ks
-            for s in STAGES
-        ]
-    ]
-    for section, key in (("by_language", "language"), ("by_category", "category")):
-        counts = _task_counts(results, key)
-        for name, metrics in results[section].items():
-            count = str(counts[name]) if name in counts else ""
-            rows.append(
-                [f"{key}: {name}", count] + [_percent(metrics[f"{s}@{k}"]) for k in ks for s in STAGES]
-            )
-
-    widths = [max(len(row[column]) for row in [headers, *rows]) for column in range(len(headers))]
-
-    def render(row: list[str]) -> str:
-        cells = [row[0].ljust(widths[0])] + [
-            cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
-        ]
-        return "  ".join(cells).rstrip()
-
-    lines = [
-        f"suite {results['suite']}: {task_count} tasks, n={results['n']}, k={','.join(map(str, ks))}, in %"
-    ]
-    if "runs" in results:
-        lines[0] += f", mean of {results['runs']} runs (± 95 % interval)"
-    lines += [render(headers), render(["-" * width for width in widths]), *(render(row) for row in rows)]
-
-    tokens = results["tokens"]
-    lines.append("")
-    if not tokens:
-        lines.append("tokens: none counted, so no Efficiency@k")
-    else:
-        per_task = tokens / task_count
-        scores = {k: results["efficiency"][f"efficiency@{k}"] for k in ks}
-        efficiency = "  ".join(
-            f"Efficiency@{k} {'-' if score is None else f'{100 * score:.2f}'}" for k, score in scores.items()
-        )
-        lines.append(f"tokens: {tokens:,.0f} ({per_task:,.0f} per task)  {efficiency}")
-    tester = results.get("tester") or {}
-    if tester.get("tokens"):
-        line = (f"tester tokens: {tester['tokens']:,.0f} ({tester['prompt_tokens']:,.0f} prompt, "
-                f"{tester['cached_tokens']:,.0f} of it cached)")
-        if "cost_usd" in tester:
-            line += f", estimated cost ${tester['cost_usd']:,.4f} at {TokenPrice(**tester['price']).describe()}"
-        lines.append(line)
-    if "repair" in results:
-        from ..repair.results import format_rounds  # only runs with --playtest-repair have rounds
-
-        lines += format_rounds(results)
-    return "\n".join(lines)
-
-
-def metrics_html(results: Mapping[str, Any]) -> str:
-    """The results as the terminal's table, in HTML (pytest-html's summary)."""
-    suite = f": {escape(str(results['suite']))}" if results.get("suite") else ""
-    return f'<h2>Playtest benchmark{suite}</h2><pre class="playtest-metrics">{escape(format_table(results))}</pre>'
 
 
 def write_results(path: str | os.PathLike[str], results: Mapping[str, Any]) -> None:

@@ -9,16 +9,15 @@ play artifacts in the sample's artifacts folder; the task's own repository is ne
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..benchmark.metrics import STAGES
+from ..benchmark.rounds import RunStage, StageAttempt
 from ..benchmark.splice import splice_repo
 from ..benchmark.tasks import Task
 from ..errors import PlaytestRepairWarning, PolicyError, SpliceError
-from ..trajectory import Step
 from ..verdict import Verdict
 from .diagnosis import Diagnosis
 from .loop import RepairLoop, Round, StageRun
@@ -27,19 +26,6 @@ from .prompt import RepairPrompt, RepairTask, read_context
 
 #: The folder, inside a sample's artifacts folder, of round N's playtest.
 ROUND_FOLDER = "repair-round-{number}"
-
-
-@dataclass(frozen=True)
-class StageAttempt:
-    """One stage's outcome as the collector saw it: the failure message, and for play the verdict and steps."""
-
-    passed: bool
-    message: str = ""
-    verdict: Verdict | None = None
-    steps: Sequence[Step] = ()
-
-
-RunStage = Callable[[str, Path, Path], StageAttempt]
 
 
 class BenchmarkRepair:

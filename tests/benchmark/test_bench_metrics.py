@@ -7,10 +7,10 @@ from pytest_playtest.benchmark.metrics import (
     TaskOutcome,
     compute_metrics,
     estimate_at_k,
-    format_table,
     outcomes_from_results,
     write_results,
 )
+from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.usage import TokenPrice
 
 

@@ -3,9 +3,10 @@
 import pytest
 
 from pytest_playtest.benchmark.merge import merge_results
-from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, format_table
+from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics
+from pytest_playtest.benchmark.rounds import add_repair_results, stages_after, task_rounds
+from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.errors import MergeError
-from pytest_playtest.repair.results import add_repair_results, stages_after, task_rounds
 
 FAILED_EXEC = {"exec": False, "pass": False, "play": False}
 FAILED_PLAY = {"exec": True, "pass": True, "play": False}

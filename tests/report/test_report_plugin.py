@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics, format_table
+from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics
+from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.files import STORYBOARD_FILE
 from pytest_playtest.report.artifacts import OUTPUT_MARKER, slugify
 from pytest_playtest.report.hooks import ReportPlugin

@@ -10,11 +10,48 @@ after ``playtest-merge``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..benchmark.metrics import STAGES, compute_metrics, outcomes_from_results
+from .metrics import STAGES, compute_metrics, outcomes_from_results
+
+if TYPE_CHECKING:
+    from ..trajectory import Step
+    from ..verdict import Verdict
+    from .tasks import Task
+
+@dataclass(frozen=True)
+class StageAttempt:
+    """One stage's outcome as the collector saw it: the failure message, and for play the verdict and steps."""
+
+    passed: bool
+    message: str = ""
+    verdict: Verdict | None = None
+    steps: Sequence[Step] = ()
+
+
+#: runs one stage (exec, pass or play) of a round's code in a repo copy, with the play artifacts in a folder
+RunStage = Callable[[str, Path, Path], StageAttempt]
+
+
+class RoundRecord(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class SampleRepair(Protocol):
+    """The repair rounds of one failing sample (``repair.benchmark.BenchmarkRepair``)."""
+
+    def run(self, completion: str, stage: str, attempt: StageAttempt) -> Sequence[RoundRecord]: ...
+
+
+class Repairer(Protocol):
+    """What the collector is handed to repair samples with (``--playtest-repair``): it never imports repair/."""
+
+    def __call__(self, task: Task, *, rounds: int, options: Mapping[str, Any], workdir: Path, artifacts: Path,
+                 run_stage: RunStage) -> SampleRepair: ...
+
 
 #: One sample of a task: (its index, its original stages, its rounds as dicts).
 SampleRounds = tuple[int, Mapping[str, bool], Sequence[Mapping[str, Any]]]
@@ -144,36 +181,3 @@ def merge_repair(merged: dict[str, Any], inputs: Sequence[Mapping[str, Any]], mo
         add_round_metrics(merged)
     else:
         merged["repair"]["tokens"] = sum(summary["tokens"] for summary in summaries) / len(summaries)
-
-
-def format_rounds(results: Mapping[str, Any]) -> list[str]:
-    """Lines under the benchmark table: the metrics before repair and after each round, in %."""
-    repair = results["repair"]
-    ks = results["k"]
-    columns = [f"{stage}@{k}" for k in ks for stage in STAGES] + [f"efficiency@{k}" for k in ks]
-    headers = ["", *(name.capitalize() for name in columns)]
-    rows = [["before repair", *(_cell(results["metrics"].get(name), name) for name in columns)]]
-    for number in range(1, int(repair["rounds"]) + 1):
-        rows.append([f"after round {number}",
-                     *(_cell(results["metrics"].get(suffix(name, number)), name) for name in columns)])
-    widths = [max(len(row[column]) for row in [headers, *rows]) for column in range(len(headers))]
-
-    def render(row: list[str]) -> str:
-        return "  ".join([row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
-
-    lines = [
-        "",
-        f"repair: up to {repair['rounds']} round(s) for each failing sample; {repair['repaired_samples']} "
-        f"sample(s) repaired in {repair['rounds_run']} round(s), {repair['tokens']:,.0f} repair tokens "
-        "(model and tester), counted in Efficiency@k after each round",
-        render(headers), render(["-" * width for width in widths]), *(render(row) for row in rows),
-    ]
-    if repair["failed_rounds"]:
-        lines.append(f"{repair['failed_rounds']} round(s) had nothing to try: {'; '.join(repair['errors'])}")
-    return lines
-
-
-def _cell(value: float | None, name: str) -> str:
-    if value is None:
-        return "-"
-    return f"{100 * value:.2f}" if name.startswith("efficiency@") else f"{100 * value:.1f}"
