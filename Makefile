@@ -68,6 +68,7 @@ bench-llm: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) playtest-results reports .pytest_cache $(TALLY)/node_modules

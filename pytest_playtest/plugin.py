@@ -73,7 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if enabled(config):
         from .benchmark.collector import BenchmarkPlugin
         from .pipeline import Runtime
-        from .report.hooks import ReportPlugin
+        from .reporting import ReportPlugin
 
         if hasattr(config, "workerinput"):  # an xdist worker: it must not outlive a killed controller
             from .runtime.lifeline import end_with_parent

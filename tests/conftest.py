@@ -15,7 +15,7 @@ import pytest
 # numpy refuses to load twice in one process, so what the plugin imports lazily is loaded here once.
 import pytest_playtest.benchmark.collector  # noqa: F401
 import pytest_playtest.fixture  # noqa: F401
-import pytest_playtest.report.hooks  # noqa: F401
+import pytest_playtest.reporting  # noqa: F401
 import pytest_playtest.scenarios.collector  # noqa: F401
 from pytest_playtest.loop.playthrough import RunResult, run_session
 from pytest_playtest.loop.spec import RunSpec

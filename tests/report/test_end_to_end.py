@@ -28,7 +28,7 @@ def test_a_real_failing_playtest_reported_everywhere(pytester: pytest.Pytester) 
     pytester.makeconftest(
         """
         import pytest
-        from pytest_playtest.report.hooks import ReportPlugin
+        from pytest_playtest.reporting import ReportPlugin
 
         @pytest.hookimpl(trylast=True)
         def pytest_configure(config):

@@ -22,7 +22,7 @@ from pytest_playtest.benchmark.metrics import TaskOutcome, compute_metrics
 from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.files import STORYBOARD_FILE
 from pytest_playtest.report.artifacts import OUTPUT_MARKER, slugify
-from pytest_playtest.report.hooks import ReportPlugin
+from pytest_playtest.reporting import ReportPlugin
 
 INNER = ("-p", "no:playtest", "-p", "no:cacheprovider")
 FAILING = "test_game.py::test_start_button_is_dead"

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from ..config import HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
-from ..errors import OutputFolderError
-from ..files import FRAMES_DIR, STORYBOARD_FILE, frames_in
-from ..verdict import FINDING_KINDS, Verdict
-from .artifacts import clean_output
-from .terminal import explain
+from .config import HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
+from .errors import OutputFolderError
+from .files import FRAMES_DIR, STORYBOARD_FILE, frames_in
+from .report.artifacts import clean_output
+from .report.terminal import explain
+from .verdict import FINDING_KINDS, Verdict
 
 #: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).
 PROPERTY_PREFIX = "playtest_"
