@@ -34,7 +34,7 @@ from ..report.terminal import explain
 from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
-from .metrics import STAGES, TaskOutcome, compute_metrics, write_results
+from .metrics import STAGES, TESTER_TOKENS, TaskOutcome, compute_metrics, write_results
 from .rounds import Repairer, StageAttempt, add_repair_results
 from .shard import Shard, TaskKey, dealing_order, split_id
 from .splice import definition_source, splice_repo
@@ -52,7 +52,6 @@ PROPERTY = "playtest_benchmark"
 #: What an xdist worker tells the controller about its collection (in ``workeroutput``): the suites and the deal.
 COLLECTED = "playtest_benchmark_collected"
 #: The LLM tester's tokens a play stage reports (the verdict's tokens, prompt_tokens and cached_tokens).
-TESTER_TOKENS = ("tester_tokens", "tester_prompt_tokens", "tester_cached_tokens")
 EXEC_WINDOW_TIMEOUT = 5.0
 # After the window shows, watch a little longer: many startup crashes happen on the first frame.
 EXEC_SETTLE = 1.0

@@ -20,7 +20,15 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_playtest.benchmark.metrics import compute_metrics, outcomes_from_results, price_of, write_results
+from pytest_playtest.benchmark.metrics import (
+    RESULT_KEYS,
+    TOKEN_KEYS,
+    compute_metrics,
+    efficiency_section,
+    outcomes_from_results,
+    price_of,
+    write_results,
+)
 from pytest_playtest.benchmark.rounds import merge_repair
 from pytest_playtest.benchmark.summary import format_table
 from pytest_playtest.benchmark.timing import format_timing, merge_timings
@@ -38,20 +46,6 @@ _T_975 = (
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )  # fmt: skip
 _NORMAL_975 = 1.960
-
-_RESULT_KEYS = (
-    "suite",
-    "n",
-    "k",
-    "metrics",
-    "by_language",
-    "by_category",
-    "tasks",
-    "tokens",
-    "efficiency",
-    "task_info",
-)
-
 
 def t_quantile_975(degrees_of_freedom: int) -> float:
     """The 0.975 quantile of Student's t, for a two-sided 95 % interval."""
@@ -88,7 +82,7 @@ def load_results(path: str) -> dict[str, Any]:
         raise MergeError(f"{path} is not valid JSON: {exc}") from None
     if not isinstance(results, dict):
         raise MergeError(f"{path} is not a results file: expected a JSON object")
-    missing = [key for key in _RESULT_KEYS if key not in results]
+    missing = [key for key in RESULT_KEYS if key not in results]
     if missing:
         raise MergeError(f"{path} is not a results file: missing {', '.join(missing)}")
     return results
@@ -160,7 +154,7 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
         info = first["task_info"][task_id]
         token_means = {
             key: sum(result["task_info"][task_id].get(key, 0) for result in results) / len(results)
-            for key in ("tokens", "sample_tokens", "tester_tokens", "tester_prompt_tokens", "tester_cached_tokens")
+            for key in TOKEN_KEYS
         }
         return {"language": info["language"], "category": info["category"], **token_means}
 
@@ -176,7 +170,7 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
         **({"coverage": mean} if (mean := _mean([result.get("coverage") for result in results])[0]) is not None
            else {}),
         "tokens": tokens,
-        "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
+        "efficiency": efficiency_section(metrics),
         "task_info": {task_id: task_info(task_id) for task_id in first["task_info"]},
         **_mean_tester(results),
         "interval": interval,
@@ -227,7 +221,7 @@ def merge_results(
     if len(labels) != len(results):
         raise ValueError(f"{len(labels)} labels for {len(results)} results")
     for result, label in zip(results, labels, strict=True):
-        missing = [key for key in _RESULT_KEYS if key not in result]
+        missing = [key for key in RESULT_KEYS if key not in result]
         if missing:
             raise MergeError(f"{label} is not a results dict: missing {', '.join(missing)}")
         if "runs" in result:

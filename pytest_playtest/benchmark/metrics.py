@@ -17,6 +17,13 @@ from typing import Any
 from ..usage import TokenPrice
 
 STAGES: tuple[str, ...] = ("exec", "pass", "play")
+#: What every results file holds (``compute_metrics`` writes them; ``playtest-merge`` refuses a file without one).
+RESULT_KEYS: tuple[str, ...] = ("suite", "n", "k", "metrics", "by_language", "by_category", "tasks", "tokens",
+                                "efficiency", "task_info")
+#: The tester's token counts a task's ``task_info`` keeps beside its ``tokens`` (model and tester together).
+TESTER_TOKENS: tuple[str, ...] = ("tester_tokens", "tester_prompt_tokens", "tester_cached_tokens")
+#: Every token count of a task's ``task_info``: what a merge of runs averages.
+TOKEN_KEYS: tuple[str, ...] = ("tokens", "sample_tokens", *TESTER_TOKENS)
 
 
 def estimate_at_k(n: int, c: int, k: int) -> float:
@@ -160,7 +167,7 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
         },
         **({"coverage": mean} if (mean := _mean_coverage(outcomes)) is not None else {}),
         "tokens": sum(outcome.tokens for outcome in outcomes),
-        "efficiency": {key: value for key, value in metrics.items() if key.startswith("efficiency@")},
+        "efficiency": efficiency_section(metrics),
         "task_info": {
             outcome.task_id: {
                 "language": outcome.language,
@@ -175,6 +182,11 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
         },
         "tester": tester_usage(outcomes, price),
     }
+
+
+def efficiency_section(metrics: Mapping[str, float | None]) -> dict[str, float | None]:
+    """The results' ``efficiency`` section: the Efficiency@k of the overall metrics."""
+    return {key: value for key, value in metrics.items() if key.startswith("efficiency@")}
 
 
 def tester_usage(outcomes: list[TaskOutcome], price: TokenPrice | None) -> dict[str, Any]:
