@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..keys import FRIENDLY, X_PUNCTUATION
+
 MAX_FILES = 200
 MAX_BYTES = 2_000_000
 MAX_FILE_BYTES = 512_000  # a bigger single .py is generated data, not the app's input handling
@@ -44,34 +46,14 @@ BUTTON_ORDER = ("left", "right", "middle", "wheel")
 
 # -- key names ---------------------------------------------------------------------------------------------
 
-#: X keysym names (Tk keysyms) that have a friendlier name in ``xinput.KEY_NAMES``.
-_X_FRIENDLY: dict[str, str] = {
-    "Return": "enter", "Escape": "escape", "space": "space", "Tab": "tab", "ISO_Left_Tab": "tab",
-    "BackSpace": "backspace", "Delete": "delete", "Insert": "insert", "Up": "up", "Down": "down",
-    "Left": "left", "Right": "right", "Home": "home", "End": "end", "Prior": "pageup", "Next": "pagedown",
-    "Page_Up": "pageup", "Page_Down": "pagedown", "Shift_L": "shiftleft", "Shift_R": "shiftright",
-    "Control_L": "ctrlleft", "Control_R": "ctrlright", "Alt_L": "altleft", "Alt_R": "altright",
-    "Super_L": "super", "Meta_L": "meta", "Caps_Lock": "capslock", "Num_Lock": "numlock",
-    "Print": "printscreen", "Pause": "pause", "Menu": "menu",
-    **{f"F{n}": f"f{n}" for n in range(1, 13)},
-}
-#: X keysym names of printable characters: the character itself is the key name.
-_X_PUNCT: dict[str, str] = {
-    "plus": "+", "minus": "-", "asterisk": "*", "slash": "/", "equal": "=", "period": ".", "comma": ",",
-    "exclam": "!", "quotedbl": '"', "numbersign": "#", "dollar": "$", "percent": "%", "ampersand": "&",
-    "apostrophe": "'", "quoteright": "'", "parenleft": "(", "parenright": ")", "colon": ":",
-    "semicolon": ";", "less": "<", "greater": ">", "question": "?", "at": "@", "bracketleft": "[",
-    "backslash": "\\", "bracketright": "]", "asciicircum": "^", "underscore": "_", "grave": "`",
-    "quoteleft": "`", "braceleft": "{", "bar": "|", "braceright": "}", "asciitilde": "~",
-}
 #: Other X keysyms kept as they are (``Action.press`` resolves X keysym names).
 _X_RAW = re.compile(
     r"KP_\w+|F(1[3-9]|2[0-4])|Super_R|Meta_R|Scroll_Lock|Clear|Help|Begin|Sys_Req|Break|Cancel|Undo|Redo|Find"
 )
 #: Lower-case spellings (``keysym.lower() == "return"``, ``pygame.key.name``) of the friendly names.
 _LOWER: dict[str, str] = {
-    **{k.lower(): v for k, v in _X_FRIENDLY.items()},
-    **{v: v for v in _X_FRIENDLY.values()},
+    **{k.lower(): v for k, v in FRIENDLY.items()},
+    **{v: v for v in FRIENDLY.values()},
     "esc": "escape", "enter": "enter", "del": "delete", "pgup": "pageup", "pgdn": "pagedown",
     "page up": "pageup", "page down": "pagedown", "left shift": "shiftleft", "right shift": "shiftright",
     "left ctrl": "ctrlleft", "right ctrl": "ctrlright", "left alt": "altleft", "right alt": "altright",
@@ -144,17 +126,17 @@ def key_name(name: str) -> str | None:
     """The ``Action.press`` name of a Tk keysym, a pygame key name or a character; None if unknown."""
     if len(name) == 1:
         return _char_key(name)
-    if name in _X_FRIENDLY:
-        return _X_FRIENDLY[name]
-    if name in _X_PUNCT:
-        return _X_PUNCT[name]
+    if name in FRIENDLY:
+        return FRIENDLY[name]
+    if name in X_PUNCTUATION:
+        return X_PUNCTUATION[name]
     if _X_RAW.fullmatch(name):
         return name
     lower = name.lower()
     if lower in _LOWER:
         return _LOWER[lower]
-    if lower in _X_PUNCT:
-        return _X_PUNCT[lower]
+    if lower in X_PUNCTUATION:
+        return X_PUNCTUATION[lower]
     if re.fullmatch(r"f([1-9]|1[0-2])", lower):
         return lower
     return None

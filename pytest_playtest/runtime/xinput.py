@@ -13,22 +13,7 @@ from Xlib import XK, X
 from Xlib.ext import xtest
 
 from ..errors import InputError
-
-#: Friendly key names (the pyautogui/LLM vocabulary) → X keysym names.
-KEY_NAMES: dict[str, str] = {
-    "enter": "Return", "return": "Return", "space": "space", "tab": "Tab", "esc": "Escape",
-    "escape": "Escape", "backspace": "BackSpace", "delete": "Delete", "del": "Delete",
-    "insert": "Insert", "up": "Up", "down": "Down", "left": "Left", "right": "Right",
-    "home": "Home", "end": "End", "pageup": "Prior", "pagedown": "Next", "pgup": "Prior",
-    "pgdn": "Next", "shift": "Shift_L", "shiftleft": "Shift_L", "shiftright": "Shift_R",
-    "ctrl": "Control_L", "control": "Control_L", "ctrlleft": "Control_L", "ctrlright": "Control_R",
-    "alt": "Alt_L", "altleft": "Alt_L", "altright": "Alt_R", "win": "Super_L", "super": "Super_L",
-    "cmd": "Super_L", "meta": "Meta_L", "capslock": "Caps_Lock", "numlock": "Num_Lock",
-    "printscreen": "Print", "pause": "Pause", "menu": "Menu",
-    **{f"f{n}": f"F{n}" for n in range(1, 13)},
-    "+": "plus", "-": "minus", "*": "asterisk", "/": "slash", "=": "equal", ".": "period",
-    ",": "comma", " ": "space", "\n": "Return", "\t": "Tab",
-}
+from ..keys import SENT_AS
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3, "up": 4, "down": 5, "scroll_left": 6, "scroll_right": 7}
 #: Seconds a press lasts, as a hand's does: a game that polls the keyboard or mouse once per frame (a
@@ -45,7 +30,7 @@ class XInput:
 
     # -- keyboard ----------------------------------------------------------------------------------
     def _keysym(self, name: str) -> int:
-        mapped = KEY_NAMES.get(name.lower() if len(name) > 1 else name, name)
+        mapped = SENT_AS.get(name.lower() if len(name) > 1 else name, name)
         keysym = XK.string_to_keysym(mapped)
         if keysym == X.NoSymbol and len(name) == 1 and ord(name) < 0x100:
             keysym = ord(name)  # Latin-1 characters are their own keysyms
