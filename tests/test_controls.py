@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pytest_playtest.actions import Action
 from pytest_playtest.loop.controls import DeadControls
-from pytest_playtest.policies.vocabulary import Vocabulary
+from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
 
 ARROWS = Vocabulary(keys=("left", "right", "up", "down"), sources=("game.py",))

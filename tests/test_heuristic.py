@@ -28,8 +28,8 @@ from pytest_playtest.geometry import Box
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.exploration import InputStats, Sequences, Streak, mutate
 from pytest_playtest.policies.heuristic import ANIMATED_DEPTH, DEPTH, EDGE_PUSHES, GAME_KEYS, QUIT_AT, HeuristicPolicy
-from pytest_playtest.policies.vocabulary import Vocabulary
 from pytest_playtest.runtime.display import Display
+from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Vision, Widget
 from pytest_playtest.vision.ocr import TextBox

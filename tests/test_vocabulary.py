@@ -12,7 +12,8 @@ from typing import Any, cast
 
 import pytest
 
-from pytest_playtest.policies.vocabulary import (
+from pytest_playtest.runtime.xinput import XInput
+from pytest_playtest.source import (
     PYGAME_KEYS,
     Vocabulary,
     key_name,
@@ -21,7 +22,6 @@ from pytest_playtest.policies.vocabulary import (
     scan_app,
     split_hotkey,
 )
-from pytest_playtest.runtime.xinput import XInput
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "vocabulary"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_playtest.policies.webvocabulary import scan_web_app
+from pytest_playtest.source.web import scan_web_app
 from tests.conftest import REPO
 
 

@@ -30,7 +30,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..policies.vocabulary import Vocabulary
+from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding
 

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..expect import Expectation
-    from ..policies.vocabulary import Vocabulary
     from ..runtime.app import App
+    from ..source import Vocabulary
     from ..trajectory import Step
     from ..vision import Widget
 

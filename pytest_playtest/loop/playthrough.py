@@ -20,13 +20,13 @@ from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Observation, Policy, PolicyContext
-from ..policies.vocabulary import Vocabulary, scan_app
-from ..policies.webvocabulary import scan_web_app
 from ..runtime.app import App
 from ..runtime.browser import Browser
 from ..runtime.display import Display
 from ..runtime.executor import Executor
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
+from ..source import Vocabulary, scan_app
+from ..source.web import scan_web_app
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget

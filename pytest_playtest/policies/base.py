@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..expect import Expectation
     from ..rules import Fact, Query
+    from ..source import Vocabulary
     from ..trajectory import Step
     from ..verdict import Finding
     from ..vision import TextBox, Vision, Widget
     from ..vision.motion import Mover
-    from .vocabulary import Vocabulary
 
 
 @dataclass

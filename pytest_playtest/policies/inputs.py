@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 
 from ..actions import Action
+from ..source import Vocabulary, split_hotkey
 from ..vision import Widget
 from .exploration import Candidate
-from .vocabulary import Vocabulary, split_hotkey
 
 GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too

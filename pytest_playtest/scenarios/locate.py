@@ -15,7 +15,7 @@ from .words import match_rank, squash, tokens, variants
 
 if TYPE_CHECKING:
     from ..policies.base import Observation
-    from ..policies.vocabulary import Vocabulary
+    from ..source import Vocabulary
     from ..vision import Widget
 
 Point = tuple[int, int]

@@ -13,7 +13,7 @@ from openai_server import OpenAIServer
 from pytest_playtest.expect import Expectation
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.llm import LLMPolicy
-from pytest_playtest.policies.vocabulary import Vocabulary
+from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
 
 #: Everything the openai client or its HTTP layer reads from the environment: a developer's real settings

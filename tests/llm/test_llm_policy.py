@@ -189,7 +189,7 @@ def test_coverage_strategy_uses_its_own_system_prompt(openai_server, make_policy
 
 
 def test_the_system_prompt_lists_the_inputs_the_code_handles(openai_server, make_policy, make_observation):
-    from pytest_playtest.policies.vocabulary import scan_app
+    from pytest_playtest.source import scan_app
     from tests.conftest import SAMPLES
 
     calculator = scan_app(str(SAMPLES / "calculator" / "main.py"), SAMPLES / "calculator")

@@ -26,7 +26,7 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser
 
-from .vocabulary import key_name
+from .keynames import key_name
 
 #: ``KeyboardEvent.key`` / ``.code`` names → Action.press names.
 JS_KEYS = {"ArrowLeft": "left", "ArrowRight": "right", "ArrowUp": "up", "ArrowDown": "down", "Enter": "enter",

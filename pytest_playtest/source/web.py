@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .vocabulary import MAX_BYTES, MAX_FILE_BYTES, MAX_FILES, Vocabulary
+from .files import MAX_BYTES, MAX_FILE_BYTES, MAX_FILES
+from .vocabulary import Vocabulary
 from .webkeys import scan_keys
 
 WEB_SOURCES = (".js", ".mjs", ".ts", ".tsx", ".jsx", ".html", ".htm")

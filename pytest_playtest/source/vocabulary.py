@@ -1,0 +1,102 @@
+"""The inputs an app's code handles (``Vocabulary``), as the source scanners report them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# -- the result ---------------------------------------------------------------------------------------------
+
+#: an app taking this many letter or digit keys is played by typing
+MANY_CHARACTER_KEYS = 10
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the app's code handles. ``quit_keys`` are also in ``keys`` (or ``hotkeys``): they are handled."""
+
+    keys: tuple[str, ...] = ()
+    quit_keys: tuple[str, ...] = ()
+    hotkeys: tuple[str, ...] = ()
+    buttons: tuple[str, ...] = ()
+    drags: bool = False
+    pointer: bool = False
+    texts: tuple[str, ...] = ()
+    quit_texts: tuple[str, ...] = ()
+    typing: bool = False
+    #: the code plays sound: some of its inputs may only be heard
+    sound: bool = False
+    sources: tuple[str, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing found: the tester falls back to its generic inputs."""
+        return not (self.keys or self.hotkeys or self.buttons or self.texts or self.drags or self.typing)
+
+    @property
+    def safe_keys(self) -> tuple[str, ...]:
+        """The keys that do not end the app."""
+        return tuple(k for k in self.keys if k not in self.quit_keys)
+
+    @property
+    def types_characters(self) -> bool:
+        """The app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing what
+        it shows, and each of those keys matters only while its character is shown."""
+        return sum(len(key) == 1 and key.isalnum() for key in self.safe_keys) >= MANY_CHARACTER_KEYS
+
+    @property
+    def safe_hotkeys(self) -> tuple[str, ...]:
+        return tuple(k for k in self.hotkeys if k not in self.quit_keys)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "keys": list(self.keys), "quit_keys": list(self.quit_keys), "hotkeys": list(self.hotkeys),
+            "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
+            "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
+            "sound": self.sound, "sources": list(self.sources),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Vocabulary:
+        def strings(name: str) -> tuple[str, ...]:
+            return tuple(str(v) for v in data.get(name, ()))
+
+        return cls(
+            keys=strings("keys"), quit_keys=strings("quit_keys"), hotkeys=strings("hotkeys"),
+            buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
+            texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
+            sound=bool(data.get("sound")), sources=strings("sources"),
+        )
+
+    def describe(self, limit: int = 40) -> str:
+        """One paragraph for an LLM prompt."""
+        if self.is_empty:
+            return ("Inputs the code handles: none found in its source (it may read input in ways a reader "
+                    "of the code cannot see).")
+
+        def listed(items: Sequence[str], quote: bool = False) -> str:
+            shown = [f'"{i}"' if quote else i for i in items[:limit]]
+            more = f" and {len(items) - limit} more" if len(items) > limit else ""
+            return ", ".join(shown) + more
+
+        parts: list[str] = []
+        if self.safe_keys:
+            parts.append("keys " + listed(self.safe_keys))
+        if self.safe_hotkeys:
+            parts.append("shortcuts " + listed(self.safe_hotkeys))
+        if self.quit_keys:
+            parts.append("quit keys " + listed(self.quit_keys) + " (they end the app)")
+        mouse = [f"{b} click" for b in self.buttons if b != "wheel"]
+        mouse += ["the wheel"] if "wheel" in self.buttons else []
+        mouse += ["drags with a button held"] if self.drags else []
+        mouse += ["pointer movement"] if self.pointer else []
+        if mouse:
+            parts.append("mouse: " + ", ".join(mouse))
+        if self.texts:
+            quits = [t for t in self.texts if t in self.quit_texts]
+            note = f" ({listed(quits, True)} end the app)" if quits else ""
+            parts.append("buttons and menu entries " + listed(self.texts, True) + note)
+        if self.typing:
+            parts.append("typed text (text fields or typed characters)")
+        return "Inputs the code handles: " + "; ".join(parts) + "."
