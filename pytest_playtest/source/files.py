@@ -20,23 +20,23 @@ _SKIP_DIRS = frozenset({
     "__pycache__", "site-packages", "dist-packages", "node_modules", "venv", "virtualenv", "build", "dist",
     "tests", "test", "testing",
 })
-_TK_MODULES = frozenset({"tkinter", "Tkinter", "customtkinter", "ttkbootstrap", "tkinterdnd2"})
+TK_MODULES = frozenset({"tkinter", "Tkinter", "customtkinter", "ttkbootstrap", "tkinterdnd2"})
 #: modules that play sound (a dotted name counts with what it imports from: ``from pygame import mixer``)
-_SOUND_MODULES = frozenset({"pygame.mixer", "winsound", "playsound", "simpleaudio", "pyaudio", "sounddevice",
+SOUND_MODULES = frozenset({"pygame.mixer", "winsound", "playsound", "simpleaudio", "pyaudio", "sounddevice",
                             "pydub", "pyglet.media", "arcade.sound", "beepy"})
 
 
-def _skip_dir(name: str) -> bool:
+def skip_dir(name: str) -> bool:
     return (name in _SKIP_DIRS or name.startswith(".") or name.endswith((".egg-info", "_test", "_tests"))
             or name.startswith("test_"))
 
 
-def _skip_file(name: str) -> bool:
+def skip_file(name: str) -> bool:
     return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
 
 
 @dataclass
-class _Module:
+class Module:
     path: Path
     name: str
     tree: ast.Module
@@ -49,12 +49,12 @@ class _Module:
 
 
 @dataclass
-class _Budget:
+class Budget:
     files: int
     bytes: int
 
 
-def _parse(path: Path, budget: _Budget, name: str | None = None) -> _Module | None:
+def parse_file(path: Path, budget: Budget, name: str | None = None) -> Module | None:
     """The parsed file, or None (unreadable, too big, not Python): never raises."""
     try:
         size = path.stat().st_size
@@ -66,20 +66,20 @@ def _parse(path: Path, budget: _Budget, name: str | None = None) -> _Module | No
         return None
     budget.files -= 1
     budget.bytes -= len(source)
-    return _Module(path, name or str(path), tree)
+    return Module(path, name or str(path), tree)
 
 
-def _tree_files(root: Path) -> Iterator[Path]:
+def tree_files(root: Path) -> Iterator[Path]:
     """The ``.py`` files under ``root`` (sorted, depth first), skipping venvs, caches and tests."""
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not _skip_dir(d) and not (here / d / "pyvenv.cfg").exists())
+        dirs[:] = sorted(d for d in dirs if not skip_dir(d) and not (here / d / "pyvenv.cfg").exists())
         for name in sorted(files):
-            if name.endswith((".py", ".pyw")) and not _skip_file(name):
+            if name.endswith((".py", ".pyw")) and not skip_file(name):
                 yield here / name
 
 
-def _display_name(path: Path, base: Path | None) -> str:
+def display_name(path: Path, base: Path | None) -> str:
     if base is not None:
         try:
             return str(path.relative_to(base))

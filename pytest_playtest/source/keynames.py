@@ -61,22 +61,22 @@ def _pygame_keys() -> dict[str, str]:
 PYGAME_KEYS: dict[str, str] = _pygame_keys()
 
 #: pygame key codes compared as numbers (``event.key == 27``), pygame 1 and 2 codes.
-_PYGAME_CODES: dict[int, str] = {
+PYGAME_CODES: dict[int, str] = {
     8: "backspace", 9: "tab", 13: "enter", 27: "escape", 32: "space", 127: "delete",
     273: "up", 274: "down", 275: "right", 276: "left",
     1073741903: "right", 1073741904: "left", 1073741905: "down", 1073741906: "up",
     **{282 + n: f"f{n + 1}" for n in range(12)}, **{1073741882 + n: f"f{n + 1}" for n in range(12)},
 }
 
-_MOUSE_BUTTONS = {1: "left", 2: "middle", 3: "right", 4: "wheel", 5: "wheel"}
-_PYGAME_BUTTONS = {"BUTTON_LEFT": "left", "BUTTON_MIDDLE": "middle", "BUTTON_RIGHT": "right",
+MOUSE_BUTTONS = {1: "left", 2: "middle", 3: "right", 4: "wheel", 5: "wheel"}
+PYGAME_BUTTONS = {"BUTTON_LEFT": "left", "BUTTON_MIDDLE": "middle", "BUTTON_RIGHT": "right",
                    "BUTTON_WHEELUP": "wheel", "BUTTON_WHEELDOWN": "wheel"}
-_PRESSED_INDEX = {0: "left", 1: "middle", 2: "right"}  # pygame.mouse.get_pressed() / event.buttons
-_KMOD = (("CTRL", "ctrl"), ("ALT", "alt"), ("META", "meta"), ("GUI", "super"), ("SHIFT", "shift"))
+PRESSED_INDEX = {0: "left", 1: "middle", 2: "right"}  # pygame.mouse.get_pressed() / event.buttons
+KMOD = (("CTRL", "ctrl"), ("ALT", "alt"), ("META", "meta"), ("GUI", "super"), ("SHIFT", "shift"))
 _MOD_ORDER = ("ctrl", "alt", "meta", "super", "shift")
 
 
-def _char_key(char: str) -> str | None:
+def char_key(char: str) -> str | None:
     """The key name typing ``char`` (control characters are ctrl hotkeys), or None."""
     special = {" ": "space", "\r": "enter", "\n": "enter", "\t": "tab", "\x1b": "escape", "\x08": "backspace",
                "\x7f": "delete"}
@@ -90,7 +90,7 @@ def _char_key(char: str) -> str | None:
 def key_name(name: str) -> str | None:
     """The ``Action.press`` name of a Tk keysym, a pygame key name or a character; None if unknown."""
     if len(name) == 1:
-        return _char_key(name)
+        return char_key(name)
     if name in FRIENDLY:
         return FRIENDLY[name]
     if name in X_PUNCTUATION:
@@ -114,11 +114,11 @@ def split_hotkey(hotkey: str) -> tuple[str, ...]:
     return tuple(hotkey.split("+")) if len(hotkey) > 1 else (hotkey,)
 
 
-def _is_hotkey(name: str) -> bool:
+def is_hotkey(name: str) -> bool:
     return len(name) > 1 and "+" in name
 
 
-def _hotkey(mods: Iterable[str], key: str) -> str:
+def with_modifiers(mods: Iterable[str], key: str) -> str:
     """A key with modifiers: a plain key without any, "A" for shift+a, "ctrl+shift+s" for Control-S."""
     present = set(mods)
     if len(key) == 1:
@@ -178,11 +178,11 @@ def _tk_group(inner: str) -> list[_TkEvent]:
     if kind is None:
         kind = "button" if detail in ("1", "2", "3", "4", "5") else "key" if detail else ""
     if kind == "button":
-        name = _MOUSE_BUTTONS.get(int(detail), "") if detail and detail in "123456789" else "left"
+        name = MOUSE_BUTTONS.get(int(detail), "") if detail and detail in "123456789" else "left"
         return [_TkEvent("wheel" if name == "wheel" else "button", name)] if name else []
     if kind == "motion":
         if held:
-            return [_TkEvent("drag", _MOUSE_BUTTONS.get(n, "left")) for n in held]
+            return [_TkEvent("drag", MOUSE_BUTTONS.get(n, "left")) for n in held]
         return [_TkEvent("pointer")]
     if kind in ("wheel", "pointer"):
         return [_TkEvent(kind, "wheel" if kind == "wheel" else "")]
@@ -190,8 +190,8 @@ def _tk_group(inner: str) -> list[_TkEvent]:
         key = key_name(detail)
         if key is None:
             return []
-        combined = _hotkey(mods, key)
-        return [_TkEvent("hotkey" if _is_hotkey(combined) else "key", combined)]
+        combined = with_modifiers(mods, key)
+        return [_TkEvent("hotkey" if is_hotkey(combined) else "key", combined)]
     return []
 
 
@@ -211,8 +211,8 @@ def parse_tk_sequence(sequence: str, *, bare: bool = True) -> list[_TkEvent]:
             i = end + 1
         else:
             if bare:
-                key = _char_key(sequence[i])
+                key = char_key(sequence[i])
                 if key:
-                    events.append(_TkEvent("hotkey" if _is_hotkey(key) else "key", key))
+                    events.append(_TkEvent("hotkey" if is_hotkey(key) else "key", key))
             i += 1
     return events

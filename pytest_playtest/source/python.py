@@ -33,38 +33,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .files import (
-    _SOUND_MODULES,
     BUTTON_ORDER,
     MAX_BYTES,
     MAX_FILES,
-    _Budget,
-    _display_name,
-    _Module,
-    _parse,
-    _skip_dir,
-    _skip_file,
-    _tree_files,
+    SOUND_MODULES,
+    Budget,
+    Module,
+    display_name,
+    parse_file,
+    skip_dir,
+    skip_file,
+    tree_files,
 )
-from .scanner import _Found, _Scanner
-from .tables import _Analysis, _Collector, _Tables
+from .scanner import Found, Scanner
+from .tables import Analysis, Collector, Tables
 from .vocabulary import Vocabulary
 
 # -- entry points ------------------------------------------------------------------------------------------------
 
 
-def _collect(module: _Module, tables: _Tables) -> None:
+def _collect(module: Module, tables: Tables) -> None:
     try:
-        _Collector(module, tables).visit(module.tree)
+        Collector(module, tables).visit(module.tree)
     except RecursionError:
         pass
 
 
-def _analyse(modules: list[_Module], tables: _Tables) -> Vocabulary:
-    analysis = _Analysis(tables)
-    found = _Found()
+def _analyse(modules: list[Module], tables: Tables) -> Vocabulary:
+    analysis = Analysis(tables)
+    found = Found()
     for module in modules:
         try:
-            _Scanner(module, analysis, found).run()
+            Scanner(module, analysis, found).run()
         except RecursionError:
             continue
     quit_keys = [k for k in found.quit_keys if k in found.keys or k in found.hotkeys]
@@ -83,28 +83,28 @@ def _analyse(modules: list[_Module], tables: _Tables) -> Vocabulary:
     )
 
 
-def _imports_sound(module: _Module) -> bool:
+def _imports_sound(module: Module) -> bool:
     for _, name, names in module.imports:
         for dotted in (name, *(f"{name}.{n}" for n in names)):
-            if any(dotted == m or dotted.startswith(m + ".") for m in _SOUND_MODULES):
+            if any(dotted == m or dotted.startswith(m + ".") for m in SOUND_MODULES):
                 return True
     return False
 
 
 def scan(paths: Iterable[Path], *, max_files: int = MAX_FILES, max_bytes: int = MAX_BYTES) -> Vocabulary:
     """The vocabulary of these files (folders: their ``.py`` files, sorted, tests and venvs skipped)."""
-    budget = _Budget(max_files, max_bytes)
-    tables = _Tables()
-    modules: list[_Module] = []
+    budget = Budget(max_files, max_bytes)
+    tables = Tables()
+    modules: list[Module] = []
     seen: set[Path] = set()
     for path in paths:
         path = Path(path)
-        for file in _tree_files(path) if path.is_dir() else [path]:
+        for file in tree_files(path) if path.is_dir() else [path]:
             resolved = file.resolve()
             if resolved in seen:
                 continue
             seen.add(resolved)
-            module = _parse(file, budget)
+            module = parse_file(file, budget)
             if module is not None:
                 _collect(module, tables)
                 modules.append(module)
@@ -177,10 +177,10 @@ def _allowed(path: Path, bound: Path) -> bool:
         relative = path.relative_to(bound)
     except ValueError:
         return False
-    return not any(_skip_dir(part) for part in relative.parts[:-1]) and not _skip_file(path.name)
+    return not any(skip_dir(part) for part in relative.parts[:-1]) and not skip_file(path.name)
 
 
-def _import_candidates(module: _Module, imp: tuple[int, str, tuple[str, ...]], roots: list[Path]) -> list[Path]:
+def _import_candidates(module: Module, imp: tuple[int, str, tuple[str, ...]], roots: list[Path]) -> list[Path]:
     level, name, names = imp
     parts = [p for p in name.split(".") if p]
     if level:
@@ -234,11 +234,11 @@ def scan_app(
     entry = _find_entry(app, base)
     if entry is None:
         return Vocabulary()
-    budget = _Budget(max_files, max_bytes)
-    tables = _Tables()
+    budget = Budget(max_files, max_bytes)
+    tables = Tables()
     display_base = base if entry.tree.is_relative_to(base) else entry.roots[0]
 
-    modules: list[_Module] = []
+    modules: list[Module] = []
     seen: set[Path] = set()
     queue = [entry.script, *entry.extra]
     tree_added = False
@@ -247,7 +247,7 @@ def scan_app(
             if tree_added or not (whole_tree or any(m.dynamic for m in modules)):
                 break
             tree_added = True
-            queue.extend(_tree_files(entry.tree))
+            queue.extend(tree_files(entry.tree))
             continue
         path = queue.pop(0)
         resolved = path.resolve()
@@ -256,7 +256,7 @@ def scan_app(
         seen.add(resolved)
         if path != entry.script and not _allowed(path, entry.bound):
             continue
-        module = _parse(path, budget, _display_name(path, display_base))
+        module = parse_file(path, budget, display_name(path, display_base))
         if module is None:
             continue
         _collect(module, tables)

@@ -7,48 +7,48 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .files import _Module
+from .files import Module
 from .keynames import (
-    _KMOD,
-    _MOUSE_BUTTONS,
-    _PRESSED_INDEX,
-    _PYGAME_BUTTONS,
-    _PYGAME_CODES,
+    KMOD,
+    MOUSE_BUTTONS,
+    PRESSED_INDEX,
+    PYGAME_BUTTONS,
+    PYGAME_CODES,
     PYGAME_KEYS,
-    _char_key,
-    _hotkey,
-    _is_hotkey,
+    char_key,
+    is_hotkey,
     key_name,
     parse_tk_sequence,
+    with_modifiers,
 )
 from .tables import (
-    _BIND,
-    _CLICKABLE,
-    _COMMAND_KW,
-    _EVENT_ATTRS,
-    _KEY_VARS,
-    _MENU_ADD,
-    _STR_METHODS,
-    _STRING_CONSTANTS,
-    _TK_CLASSES,
-    _TK_TYPING,
-    _TURTLE_CLICKS,
-    _TURTLE_KEYS,
-    _Analysis,
-    _const_int,
-    _const_str,
-    _eventish,
-    _ident,
-    _strs,
-    _Visitor,
-    _Where,
+    BIND,
+    CLICKABLE,
+    COMMAND_KW,
+    EVENT_ATTRS,
+    KEY_VARS,
+    MENU_ADD,
+    STR_METHODS,
+    STRING_CONSTANTS,
+    TK_CLASSES,
+    TK_TYPING,
+    TURTLE_CLICKS,
+    TURTLE_KEYS,
+    Analysis,
+    HandlerPlace,
+    Visitor,
+    const_int,
+    const_str,
+    eventish,
+    ident,
+    strings_of,
 )
 
 # -- analysis: the second pass, what each file handles ---------------------------------------------------------
 
 
 @dataclass
-class _Found:
+class Found:
     keys: dict[str, None] = field(default_factory=dict)
     hotkeys: dict[str, None] = field(default_factory=dict)
     quit_keys: dict[str, None] = field(default_factory=dict)
@@ -61,13 +61,13 @@ class _Found:
     sound: bool = False
 
     def key(self, name: str) -> None:
-        (self.hotkeys if _is_hotkey(name) else self.keys)[name] = None
+        (self.hotkeys if is_hotkey(name) else self.keys)[name] = None
 
 
-class _Scanner(_Visitor):
+class Scanner(Visitor):
     """Second pass over one file, in source order."""
 
-    def __init__(self, module: _Module, analysis: _Analysis, found: _Found) -> None:
+    def __init__(self, module: Module, analysis: Analysis, found: Found) -> None:
         self.m = module
         self.a = analysis
         self.f = found
@@ -77,7 +77,7 @@ class _Scanner(_Visitor):
         self.pressed: dict[str, int | None] = {}  # names holding pygame.mouse.get_pressed() (or one of it)
         self.funcs: list[str | None] = [None]
         self.loops: list[list[ast.AST]] = [[]]
-        self.where: list[_Where] = [_Where(False, None, module.name)]
+        self.where: list[HandlerPlace] = [HandlerPlace(False, None, module.name)]
         self.suppress = 0
         self.accumulating = 0  # inside `x += ...`, `a + b`, `.append(...)`, `.insert(...)`
         self.clicks = self.down = self.up = self.button_compared = False
@@ -101,8 +101,8 @@ class _Scanner(_Visitor):
 
     # -- scopes
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        tk = any(_ident(base) in _TK_CLASSES for base in node.bases)
-        self.where.append(_Where(tk, node.name, self.m.name))
+        tk = any(ident(base) in TK_CLASSES for base in node.bases)
+        self.where.append(HandlerPlace(tk, node.name, self.m.name))
         self.generic_visit(node)
         self.where.pop()
 
@@ -138,7 +138,7 @@ class _Scanner(_Visitor):
                 self.strings[target.id] = values
         elif isinstance(target, ast.Tuple):
             iterated = node.iter
-            if isinstance(iterated, ast.Call) and _ident(iterated.func) == "enumerate" and iterated.args:
+            if isinstance(iterated, ast.Call) and ident(iterated.func) == "enumerate" and iterated.args:
                 second = target.elts[1] if len(target.elts) == 2 else None
                 if isinstance(second, ast.Name):  # for i, label in enumerate(row)
                     items = self._iterated(iterated.args[0])
@@ -169,14 +169,14 @@ class _Scanner(_Visitor):
             if node.id in self.pressed:
                 index = self.pressed[node.id]
                 if index is not None:
-                    self.f.buttons.add(_PRESSED_INDEX.get(index, "left"))
+                    self.f.buttons.add(PRESSED_INDEX.get(index, "left"))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Load):
             self._reference(node, node.attr)
-            if self.accumulating and (node.attr == "unicode" or node.attr == "char" and _eventish(node.value)):
+            if self.accumulating and (node.attr == "unicode" or node.attr == "char" and eventish(node.value)):
                 self.f.typing = True  # text += event.unicode: the app keeps what is typed
-            elif node.attr == "buttons" and _eventish(node.value):
+            elif node.attr == "buttons" and eventish(node.value):
                 self.motion_buttons = True
             elif node.attr == "mixer":  # pygame.mixer, whatever pygame is called here
                 self.f.sound = True
@@ -196,10 +196,10 @@ class _Scanner(_Visitor):
             self.f.buttons.add("wheel")
         elif name in ("TEXTINPUT", "TEXTEDITING"):
             self.f.typing = True
-        elif name in _PYGAME_BUTTONS and (self.bare or isinstance(node, ast.Attribute)):
-            self.f.buttons.add(_PYGAME_BUTTONS[name])
+        elif name in PYGAME_BUTTONS and (self.bare or isinstance(node, ast.Attribute)):
+            self.f.buttons.add(PYGAME_BUTTONS[name])
             self.button_compared = True
-        elif name in self.a.t.defs and name not in _EVENT_ATTRS and not self.suppress:
+        elif name in self.a.t.defs and name not in EVENT_ATTRS and not self.suppress:
             for key in self.a.keys_of(node, bare=self.bare):
                 self.add_key(key)
 
@@ -216,7 +216,7 @@ class _Scanner(_Visitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
         for target in node.targets:
-            name = _ident(target)
+            name = ident(target)
             if "drag" in name.lower():
                 self.drag_named = True
             if isinstance(target, ast.Name):
@@ -238,20 +238,20 @@ class _Scanner(_Visitor):
     @staticmethod
     def _mouse_call(node: ast.AST, method: str) -> bool:
         return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == method
-                and _ident(node.func.value) == "mouse")
+                and ident(node.func.value) == "mouse")
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        index = _const_int(node.slice)
+        index = const_int(node.slice)
         if index is not None:
             if self._mouse_call(node.value, "get_pressed"):
-                self.f.buttons.add(_PRESSED_INDEX.get(index, "left"))
+                self.f.buttons.add(PRESSED_INDEX.get(index, "left"))
             elif isinstance(node.value, ast.Name) and node.value.id in self.pressed:
-                self.f.buttons.add(_PRESSED_INDEX.get(index, "left"))
+                self.f.buttons.add(PRESSED_INDEX.get(index, "left"))
                 self.generic_visit(node.slice)
                 return
             elif isinstance(node.value, ast.Attribute) and node.value.attr == "buttons":
                 self.motion_buttons = True
-                self.f.buttons.add(_PRESSED_INDEX.get(index, "left"))
+                self.f.buttons.add(PRESSED_INDEX.get(index, "left"))
         kind = self.source(node.slice)
         if kind is not None:  # ACTIONS[event.keysym]: the table's keys are key names
             self._table_keys(node.value, kind)
@@ -265,7 +265,7 @@ class _Scanner(_Visitor):
 
     @staticmethod
     def _convert(value: str, kind: str) -> str | None:
-        return _char_key(value) if kind == "char" and len(value) == 1 else key_name(value)
+        return char_key(value) if kind == "char" and len(value) == 1 else key_name(value)
 
     # -- comparisons and tests
     def source(self, node: ast.AST) -> str | None:
@@ -275,20 +275,20 @@ class _Scanner(_Visitor):
                 return "keysym"
             if node.attr in ("char", "unicode"):
                 return "char"
-            if node.attr == "key" and _eventish(node.value):
+            if node.attr == "key" and eventish(node.value):
                 return "code"
             return None
         if isinstance(node, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
+            if isinstance(func, ast.Attribute) and func.attr in STR_METHODS:
                 return self.source(func.value)
-            if isinstance(func, ast.Attribute) and func.attr == "name" and _ident(func.value) == "key":
+            if isinstance(func, ast.Attribute) and func.attr == "name" and ident(func.value) == "key":
                 return "name"
             if isinstance(func, ast.Name) and func.id == "chr":
                 return "char"
             return None
         if isinstance(node, ast.Name):
-            return self.aliases.get(node.id) or ("any" if node.id in _KEY_VARS else None)
+            return self.aliases.get(node.id) or ("any" if node.id in KEY_VARS else None)
         return None
 
     def _compared_keys(self, node: ast.Compare) -> tuple[list[str], list[ast.expr] | None]:
@@ -309,7 +309,7 @@ class _Scanner(_Visitor):
                     keys.append(key)
             if kind == "code":
                 for number in self._ints(other):
-                    code = _PYGAME_CODES.get(number) or (_char_key(chr(number)) if 32 < number < 127 else None)
+                    code = PYGAME_CODES.get(number) or (char_key(chr(number)) if 32 < number < 127 else None)
                     if code:
                         keys.append(code)
         return keys, others
@@ -317,7 +317,7 @@ class _Scanner(_Visitor):
     def _ints(self, node: ast.AST) -> list[int]:
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
             return [n for e in node.elts for n in self._ints(e)]
-        number = _const_int(node)
+        number = const_int(node)
         return [number] if number is not None else []
 
     def visit_Compare(self, node: ast.Compare) -> None:
@@ -330,12 +330,12 @@ class _Scanner(_Visitor):
             return
         operands = [node.left, *node.comparators]
         for operand in operands:
-            if (isinstance(operand, ast.Attribute) and operand.attr in ("button", "num") and _eventish(operand.value)
+            if (isinstance(operand, ast.Attribute) and operand.attr in ("button", "num") and eventish(operand.value)
                     or isinstance(operand, ast.Name) and operand.id in ("button", "btn", "mouse_button")):
                 for other in operands:
                     for number in self._ints(other):
-                        if number in _MOUSE_BUTTONS:
-                            self.f.buttons.add(_MOUSE_BUTTONS[number])
+                        if number in MOUSE_BUTTONS:
+                            self.f.buttons.add(MOUSE_BUTTONS[number])
                             self.button_compared = True
         self.generic_visit(node)
 
@@ -344,9 +344,9 @@ class _Scanner(_Visitor):
         keys: list[str] = []
         mods: set[str] = set()
         if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
-            name = _ident(node)
+            name = ident(node)
             if name.startswith("KMOD_"):
-                mods.update(m for tag, m in _KMOD if tag in name)
+                mods.update(m for tag, m in KMOD if tag in name)
                 return keys, mods
             found = self.a.keys_of(node, bare=self.bare or name in self.m.imported)
             if found and (direct or len(found) == 1):
@@ -368,7 +368,7 @@ class _Scanner(_Visitor):
         keys, mods = self.test_keys(node.test)
         keys = list(dict.fromkeys(keys))
         if keys and mods:
-            keys = list(dict.fromkeys(_hotkey(mods, k) for k in keys))
+            keys = list(dict.fromkeys(with_modifiers(mods, k) for k in keys))
             for key in keys:
                 self.add_key(key)
             self.suppress += 1
@@ -403,7 +403,7 @@ class _Scanner(_Visitor):
         if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
             return self._pattern_keys(pattern.pattern, kind)
         if isinstance(pattern, ast.MatchValue):
-            text = _const_str(pattern.value)
+            text = const_str(pattern.value)
             if text is not None and kind is not None:
                 key = self._convert(text, kind)
                 return [key] if key else []
@@ -421,24 +421,24 @@ class _Scanner(_Visitor):
     # -- calls: binds, widgets, mouse
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        name = _ident(func)
+        name = ident(func)
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
-        if isinstance(func, ast.Attribute) and name in _BIND:
+        if isinstance(func, ast.Attribute) and name in BIND:
             self._bind(node, name, keywords)
-        elif name in _TURTLE_KEYS:
+        elif name in TURTLE_KEYS:
             self._turtle_key(node, keywords)
-        elif name in _TURTLE_CLICKS:
+        elif name in TURTLE_CLICKS:
             self._turtle_click(node, name, keywords)
-        elif name in _MENU_ADD:
+        elif name in MENU_ADD:
             self._labelled(keywords.get("label"), keywords)
-        elif name[:1].isupper() and (name.lower().endswith("button") or name in _CLICKABLE):
+        elif name[:1].isupper() and (name.lower().endswith("button") or name in CLICKABLE):
             text = keywords.get("text", keywords.get("label"))
             if text is None:
-                text = next((a for a in node.args if _const_str(a) is not None), None)
+                text = next((a for a in node.args if const_str(a) is not None), None)
             self._labelled(text, keywords)
             if name == "Scale":
                 self.f.drags = True
-        if (name in _TK_TYPING and self.m.uses_tk) or re.search(r"TextEntry|TextBox|InputBox|CTkEntry", name):
+        if (name in TK_TYPING and self.m.uses_tk) or re.search(r"TextEntry|TextBox|InputBox|CTkEntry", name):
             self.f.typing = True
         elif name in ("askstring", "askinteger", "askfloat", "start_text_input"):
             self.f.typing = True
@@ -447,7 +447,7 @@ class _Scanner(_Visitor):
         elif self._mouse_call(node, "get_pos") or self._mouse_call(node, "get_rel"):
             self.f.pointer = True
         elif name == "key_code" and node.args:
-            self.add_key(key_name(_const_str(node.args[0]) or ""))
+            self.add_key(key_name(const_str(node.args[0]) or ""))
         elif name in ("append", "insert", "extend", "write", "join", "set", "render") and node.args:
             self.accumulating += 1
             self.generic_visit(node)
@@ -466,7 +466,7 @@ class _Scanner(_Visitor):
     def _labelled(self, text: ast.expr | None, keywords: dict[str, ast.expr]) -> None:
         self.f.buttons.add("left")
         labels = [t.strip() for t in self.strs(text)[:60] if t.strip()] if text is not None else []
-        command = next((keywords[k] for k in _COMMAND_KW if k in keywords), None)
+        command = next((keywords[k] for k in COMMAND_KW if k in keywords), None)
         quits = bool(labels) and command is not None and self.a.callable_exits(command, self.where[-1])
         for label in labels:
             self.f.texts[label] = None
@@ -485,7 +485,7 @@ class _Scanner(_Visitor):
             handler = args[first + 1] if len(args) > first + 1 else keywords.get("func")
         quits = handler is not None and self.a.callable_exits(handler, self.where[-1])
         for sequence in sequences:
-            bare = self.m.uses_tk and len(_const_str(sequence) or "") == 1
+            bare = self.m.uses_tk and len(const_str(sequence) or "") == 1
             for text in self.strs(sequence):
                 for event in parse_tk_sequence(text, bare=bare):
                     if event.kind in ("key", "hotkey"):
@@ -522,28 +522,28 @@ class _Scanner(_Visitor):
         if handler is None or isinstance(handler, ast.Constant) and handler.value is None:
             return  # onscreenclick(None) unbinds
         button = node.args[1] if len(node.args) > 1 else keywords.get("btn")
-        number = 1 if button is None else _const_int(button)
-        self.f.buttons.add(_MOUSE_BUTTONS.get(number or 1, "left"))
+        number = 1 if button is None else const_int(button)
+        self.f.buttons.add(MOUSE_BUTTONS.get(number or 1, "left"))
         if method == "ondrag":
             self.f.drags = True
 
     # -- string values (bind sequences, compared constants)
     def strs(self, node: ast.AST) -> list[str]:
-        return _strs(node, self._lookup, self.a.t.defs)
+        return strings_of(node, self._lookup, self.a.t.defs)
 
     def _iterated(self, node: ast.expr) -> list[str]:
         """The strings ``for x in node`` / ``x in node`` go over: a string's characters, a collection's items."""
         if isinstance(node, ast.Name) and node.id in self.strings:
             return self.strings[node.id]
         if isinstance(node, ast.Name | ast.Attribute):
-            values = self.a.t.defs.get(_ident(node), ())
-            if values and all(_const_str(v) is not None for v in values):
-                return [c for v in values for c in _const_str(v) or ""][:200]
-            if not values and _ident(node) in _STRING_CONSTANTS:
-                return list(_STRING_CONSTANTS[_ident(node)])
-        if isinstance(node, ast.Call) and _ident(node.func) == "enumerate" and node.args:
+            values = self.a.t.defs.get(ident(node), ())
+            if values and all(const_str(v) is not None for v in values):
+                return [c for v in values for c in const_str(v) or ""][:200]
+            if not values and ident(node) in STRING_CONSTANTS:
+                return list(STRING_CONSTANTS[ident(node)])
+        if isinstance(node, ast.Call) and ident(node.func) == "enumerate" and node.args:
             return []  # (index, item) pairs: see the tuple targets of visit_For
-        text = _const_str(node)
+        text = const_str(node)
         return list(text[:200]) if text is not None else self.strs(node)
 
     def _lookup(self, name: str) -> list[str]:
@@ -559,12 +559,12 @@ class _Scanner(_Visitor):
         if isinstance(node, ast.Tuple | ast.List):
             return [list(e.elts) for e in node.elts if isinstance(e, ast.Tuple | ast.List)]
         if isinstance(node, ast.Name | ast.Attribute):
-            return [r for d in self.a.t.defs.get(_ident(node), ())[:5] for r in self._rows(d, depth + 1)]
+            return [r for d in self.a.t.defs.get(ident(node), ())[:5] for r in self._rows(d, depth + 1)]
         return []
 
     def _dicts(self, node: ast.AST) -> list[ast.Dict]:
         if isinstance(node, ast.Dict):
             return [node]
         if isinstance(node, ast.Name | ast.Attribute):
-            return [d for d in self.a.t.defs.get(_ident(node), ())[:5] if isinstance(d, ast.Dict)]
+            return [d for d in self.a.t.defs.get(ident(node), ())[:5] if isinstance(d, ast.Dict)]
         return []

@@ -7,51 +7,51 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .files import _TK_MODULES, _Module
-from .keynames import PYGAME_KEYS, _char_key, key_name
+from .files import TK_MODULES, Module
+from .keynames import PYGAME_KEYS, char_key, key_name
 
 # -- analysis: tables over all files -----------------------------------------------------------------------
 
-_EVENT_ATTRS = frozenset({"key", "keysym", "char", "unicode", "type", "button", "buttons", "mod", "scancode",
+EVENT_ATTRS = frozenset({"key", "keysym", "char", "unicode", "type", "button", "buttons", "mod", "scancode",
                           "num", "state", "text", "pos", "rel", "x", "y", "keycode", "widget"})
-_KEY_VARS = frozenset({"key", "keysym", "keyname", "key_name", "pressed_key", "char"})
-_STR_METHODS = frozenset({"lower", "upper", "strip", "casefold", "lstrip", "rstrip"})
+KEY_VARS = frozenset({"key", "keysym", "keyname", "key_name", "pressed_key", "char"})
+STR_METHODS = frozenset({"lower", "upper", "strip", "casefold", "lstrip", "rstrip"})
 _NOT_EXIT_QUIT = frozenset({"mixer", "font", "joystick", "midi", "scrap", "camera", "freetype", "fastevent",
                             "sndarray", "cdrom", "fonts", "sound", "music", "ft"})
 _DESTROY_RECEIVERS = frozenset({"root", "master", "window", "win", "app", "tk", "main_window", "mainwindow",
                                 "_root"})
-_TK_CLASSES = frozenset({"Tk", "CTk", "Window"})
+TK_CLASSES = frozenset({"Tk", "CTk", "Window"})
 _POS_FLAGS = frozenset({"running", "isrunning", "gamerunning", "going", "playing", "keeprunning"})
 _NEG_FLAGS = frozenset({"done", "quit", "quitting", "shouldquit", "exit", "exiting", "gameexit", "wantquit",
                         "shouldexit"})
 _DYNAMIC = frozenset({"import_module", "__import__", "run_path", "run_module", "spec_from_file_location",
                       "iter_modules", "load_source"})
-_BIND = frozenset({"bind", "bind_all", "bind_class", "tag_bind", "event_add"})
-_MENU_ADD = frozenset({"add_command", "add_checkbutton", "add_radiobutton", "add_cascade"})
-_COMMAND_KW = ("command", "callback", "on_click", "onclick", "action", "func")
-_TK_TYPING = frozenset({"Entry", "Text", "ScrolledText", "Spinbox", "Combobox"})
-_CLICKABLE = frozenset({"OptionMenu", "Combobox", "Listbox", "Scale", "Spinbox", "Menubutton"})
+BIND = frozenset({"bind", "bind_all", "bind_class", "tag_bind", "event_add"})
+MENU_ADD = frozenset({"add_command", "add_checkbutton", "add_radiobutton", "add_cascade"})
+COMMAND_KW = ("command", "callback", "on_click", "onclick", "action", "func")
+TK_TYPING = frozenset({"Entry", "Text", "ScrolledText", "Spinbox", "Combobox"})
+CLICKABLE = frozenset({"OptionMenu", "Combobox", "Listbox", "Scale", "Spinbox", "Menubutton"})
 #: Bare calls that end the app (``bye`` is turtle's, often star-imported).
 _EXIT_FUNCTIONS = frozenset({"exit", "quit", "bye"})
 #: turtle's input registrations: the key argument's position (``onkey(fun, key)``), or the mouse button's
 #: (``onscreenclick(fun, btn=1)``); ``ondrag`` moves with the button held.
-_TURTLE_KEYS = frozenset({"onkey", "onkeyrelease", "onkeypress"})
-_TURTLE_CLICKS = frozenset({"onscreenclick", "onclick", "onrelease", "ondrag"})
+TURTLE_KEYS = frozenset({"onkey", "onkeyrelease", "onkeypress"})
+TURTLE_CLICKS = frozenset({"onscreenclick", "onclick", "onrelease", "ondrag"})
 #: The standard library's strings of characters (``for letter in ascii_lowercase: onkey(..., letter)``).
-_STRING_CONSTANTS = {"ascii_lowercase": "abcdefghijklmnopqrstuvwxyz", "ascii_uppercase": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+STRING_CONSTANTS = {"ascii_lowercase": "abcdefghijklmnopqrstuvwxyz", "ascii_uppercase": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                      "ascii_letters": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "digits": "0123456789"}
 
 
-def _ident(node: ast.AST) -> str:
+def ident(node: ast.AST) -> str:
     """The last identifier of a name, attribute chain, call or subscript ("" if none)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
         return node.attr
     if isinstance(node, ast.Call):
-        return _ident(node.func)
+        return ident(node.func)
     if isinstance(node, ast.Subscript):
-        return _ident(node.value)
+        return ident(node.value)
     return ""
 
 
@@ -59,18 +59,18 @@ def _flag(name: str) -> str:
     return name.lower().replace("_", "")
 
 
-def _eventish(node: ast.AST) -> bool:
-    name = _ident(node).lower()
+def eventish(node: ast.AST) -> bool:
+    name = ident(node).lower()
     return name in ("e", "ev", "evt", "event", "events", "ievent") or "event" in name
 
 
-def _const_int(node: ast.AST) -> int | None:
+def const_int(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
         return node.value
     return None
 
 
-def _const_str(node: ast.AST) -> str | None:
+def const_str(node: ast.AST) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
@@ -93,7 +93,7 @@ class _Func:
 def _call_kind(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return "name"
-    return "self" if isinstance(func, ast.Attribute) and _ident(func.value) in ("self", "cls") else "attr"
+    return "self" if isinstance(func, ast.Attribute) and ident(func.value) in ("self", "cls") else "attr"
 
 
 def _flag_target(node: ast.AST) -> bool:
@@ -109,7 +109,7 @@ def _exit_candidate(call: ast.Call) -> bool:
 
 
 @dataclass
-class _Tables:
+class Tables:
     defs: dict[str, list[ast.expr]] = field(default_factory=dict)
     functions: dict[str, list[_Func]] = field(default_factory=dict)
     entry: set[str] = field(default_factory=set)
@@ -127,7 +127,7 @@ class _Tables:
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})  # Load/Store, Add, Eq...: nothing inside
 
 
-class _Visitor(ast.NodeVisitor):
+class Visitor(ast.NodeVisitor):
     """``ast.NodeVisitor`` with its method lookup cached and leaf nodes skipped (twice as fast)."""
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -156,10 +156,10 @@ class _Visitor(ast.NodeVisitor):
                 self.visit(value)
 
 
-class _Collector(_Visitor):
+class Collector(Visitor):
     """First pass over one file: imports, module/class-level names, functions, main loops."""
 
-    def __init__(self, module: _Module, tables: _Tables) -> None:
+    def __init__(self, module: Module, tables: Tables) -> None:
         self.m = module
         self.t = tables
         self.scopes: list[str] = []  # "class" | "function"
@@ -179,7 +179,7 @@ class _Collector(_Visitor):
                 self.m.uses_pygame = True
                 if alias.asname:
                     self.t.pygame_aliases.add(alias.asname)
-            elif top in _TK_MODULES:
+            elif top in TK_MODULES:
                 self.m.uses_tk = True
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -189,7 +189,7 @@ class _Collector(_Visitor):
         top = module.split(".")[0]
         if top == "pygame":
             self.m.uses_pygame = True
-        elif top in _TK_MODULES:
+        elif top in TK_MODULES:
             self.m.uses_tk = True
         if "*" in names:
             self.m.star = True
@@ -198,7 +198,7 @@ class _Collector(_Visitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.scopes.append("class")
         self.classes.append(node.name)
-        self.tk.append(any(_ident(base) in _TK_CLASSES for base in node.bases))
+        self.tk.append(any(ident(base) in TK_CLASSES for base in node.bases))
         self.generic_visit(node)
         self.tk.pop()
         self.classes.pop()
@@ -247,14 +247,14 @@ class _Collector(_Visitor):
 
     def visit_Raise(self, node: ast.Raise) -> None:
         func = self.current[-1]
-        if func is not None and not self.lambdas and node.exc is not None and _ident(node.exc) == "SystemExit":
+        if func is not None and not self.lambdas and node.exc is not None and ident(node.exc) == "SystemExit":
             func.raises_exit = True
         self.generic_visit(node)
 
     def _define(self, target: ast.AST, value: ast.expr) -> None:
         if isinstance(target, ast.Name) and "function" not in self.scopes:
             self.t.defs.setdefault(target.id, []).append(value)
-        elif isinstance(target, ast.Attribute) and _ident(target.value) in ("self", "cls"):
+        elif isinstance(target, ast.Attribute) and ident(target.value) in ("self", "cls"):
             self.t.defs.setdefault(target.attr, []).append(value)
         elif isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
             if len(target.elts) == len(value.elts):
@@ -269,7 +269,7 @@ class _Collector(_Visitor):
                 if isinstance(target, ast.Name):
                     func.local_names.add(target.id)
                 if isinstance(node.value, ast.Constant) and _flag_target(target):
-                    func.flag_sets.append((_flag(_ident(target)), bool(node.value.value)))
+                    func.flag_sets.append((_flag(ident(target)), bool(node.value.value)))
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -278,7 +278,7 @@ class _Collector(_Visitor):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        name = _ident(node.func)
+        name = ident(node.func)
         func = self.current[-1]
         if not self.scopes:
             self.t.entry.add(name)
@@ -292,7 +292,7 @@ class _Collector(_Visitor):
 
 
 @dataclass(frozen=True)
-class _Where:
+class HandlerPlace:
     """Where a handler is: for resolving ``self.method`` and bare function names."""
 
     tk: bool
@@ -300,10 +300,10 @@ class _Where:
     module: str
 
 
-class _Analysis:
+class Analysis:
     """Everything known over all files: name resolution and "does this end the app"."""
 
-    def __init__(self, tables: _Tables) -> None:
+    def __init__(self, tables: Tables) -> None:
         self.t = tables
         self.t.entry.update({"main", "run", "mainloop", "game_loop", "main_loop"})
         self._main_loops()
@@ -325,7 +325,7 @@ class _Analysis:
     def _flags(self, test: ast.expr, negated: bool, usual: bool = False) -> None:
         if isinstance(test, ast.Name | ast.Attribute):
             if _flag_target(test):
-                flag = _flag(_ident(test))
+                flag = _flag(ident(test))
                 if not usual or flag in (_NEG_FLAGS if negated else _POS_FLAGS):
                     (self.t.neg_flags if negated else self.t.pos_flags).add(flag)
         elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -359,12 +359,12 @@ class _Analysis:
             changed = False
             for func in pending:
                 if id(func) not in self.t.exiting and any(
-                        self.call_exits(name, kind, _Where(func.tk, func.cls, func.module))
+                        self.call_exits(name, kind, HandlerPlace(func.tk, func.cls, func.module))
                         for name, kind in func.calls):
                     self.t.exiting.add(id(func))
                     changed = True
 
-    def call_exits(self, name: str, kind: str, where: _Where) -> bool:
+    def call_exits(self, name: str, kind: str, where: HandlerPlace) -> bool:
         """Whether calling the app's function ``name`` (``name()``, ``self.name()``, ``x.name()``) ends it."""
         funcs = self.t.functions.get(name)
         if not funcs:
@@ -385,7 +385,7 @@ class _Analysis:
             return func.id in _EXIT_FUNCTIONS and func.id not in self.t.functions
         if not isinstance(func, ast.Attribute):
             return False
-        receiver = _ident(func.value)
+        receiver = ident(func.value)
         if func.attr == "exit" and receiver == "sys" or func.attr == "_exit" and receiver == "os":
             return True
         if func.attr == "bye":  # turtle.bye(), screen.bye()
@@ -395,14 +395,15 @@ class _Analysis:
                 return False
             return receiver.lower() in _DESTROY_RECEIVERS or (receiver == "self" and tk)
         if func.attr == "post" and call.args:  # pygame.event.post(pygame.event.Event(pygame.QUIT))
-            return any(_ident(n) == "QUIT" for n in ast.walk(call.args[0]))
+            return any(ident(n) == "QUIT" for n in ast.walk(call.args[0]))
         if func.attr == "quit":
             if receiver in self.t.pygame_aliases or receiver == "display":
                 return True
             return "quit" not in self.t.functions and receiver not in _NOT_EXIT_QUIT
         return False
 
-    def exits(self, nodes: Sequence[ast.AST], where: _Where, *, returns: bool = False, breaks: bool = False) -> bool:
+    def exits(self, nodes: Sequence[ast.AST], where: HandlerPlace, *, returns: bool = False,
+              breaks: bool = False) -> bool:
         """Whether running these statements (a key's handler) ends the app."""
         stack: list[tuple[ast.AST, bool]] = [(node, breaks) for node in reversed(nodes)]
         while stack:
@@ -410,13 +411,13 @@ class _Analysis:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
                 continue
             if isinstance(node, ast.Call):
-                if self._exit_call(node, where.tk) or self.call_exits(_ident(node.func), _call_kind(node.func), where):
+                if self._exit_call(node, where.tk) or self.call_exits(ident(node.func), _call_kind(node.func), where):
                     return True
-            elif isinstance(node, ast.Raise) and node.exc is not None and _ident(node.exc) == "SystemExit":
+            elif isinstance(node, ast.Raise) and node.exc is not None and ident(node.exc) == "SystemExit":
                 return True
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
                 value = bool(node.value.value)
-                if any(_flag_target(t) and self._quit_flag(_flag(_ident(t)), value)
+                if any(_flag_target(t) and self._quit_flag(_flag(ident(t)), value)
                        for t in node.targets):
                     return True
             elif isinstance(node, ast.Return) and returns or isinstance(node, ast.Break) and can_break:
@@ -425,11 +426,11 @@ class _Analysis:
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
         return False
 
-    def callable_exits(self, node: ast.expr, where: _Where) -> bool:
+    def callable_exits(self, node: ast.expr, where: HandlerPlace) -> bool:
         """Whether calling this handler (a ``command=`` or ``bind`` callback) ends the app."""
         if isinstance(node, ast.Lambda):
             return self.exits([node.body], where)
-        if isinstance(node, ast.Call) and _ident(node.func) == "partial" and node.args:
+        if isinstance(node, ast.Call) and ident(node.func) == "partial" and node.args:
             return self.callable_exits(node.args[0], where)
         if isinstance(node, ast.Name):
             if node.id in self.t.functions:
@@ -457,7 +458,7 @@ class _Analysis:
         if name in self.t.str_cache:
             return self.t.str_cache[name]
         self.t.str_cache[name] = []
-        result = [s for d in self.t.defs.get(name, ())[:10] for s in _strs(d, self.def_strs, self.t.defs, 1)][:200]
+        result = [s for d in self.t.defs.get(name, ())[:10] for s in strings_of(d, self.def_strs, self.t.defs, 1)][:200]
         self.t.str_cache[name] = result
         return result
 
@@ -466,15 +467,15 @@ class _Analysis:
         if depth > 5:
             return ()
         if isinstance(node, ast.Name | ast.Attribute):
-            name = _ident(node)
+            name = ident(node)
             if name == "value" and isinstance(node, ast.Attribute):  # Enum member: Keys.LEFT.value
-                name = _ident(node.value)
+                name = ident(node.value)
             if name.startswith("K_"):
                 key = PYGAME_KEYS.get(name)
                 return (key,) if key and (bare or isinstance(node, ast.Attribute)) else ()
-            if name in _EVENT_ATTRS or name not in self.t.defs:
+            if name in EVENT_ATTRS or name not in self.t.defs:
                 return ()
-            if isinstance(node, ast.Attribute) and _ident(node.value) in self.t.pygame_aliases | {"locals"}:
+            if isinstance(node, ast.Attribute) and ident(node.value) in self.t.pygame_aliases | {"locals"}:
                 return ()  # pygame.QUIT is pygame's, whatever the app calls QUIT
             return self.def_keys(name, depth)
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
@@ -487,11 +488,11 @@ class _Analysis:
             if entry is not None:
                 return entry
         if isinstance(node, ast.Call):
-            name = _ident(node.func)
+            name = ident(node.func)
             arg = node.args[0] if len(node.args) == 1 else None
-            text = _const_str(arg) if arg is not None else None
+            text = const_str(arg) if arg is not None else None
             if name == "ord" and text and len(text) == 1:
-                key = _char_key(text)
+                key = char_key(text)
                 return (key,) if key else ()
             if name == "key_code" and text:
                 key = key_name(text)
@@ -504,7 +505,7 @@ class _Analysis:
         wanted = node.slice
         if not isinstance(wanted, ast.Constant):
             return None
-        for value in self.t.defs.get(_ident(node.value), ()):
+        for value in self.t.defs.get(ident(node.value), ()):
             if isinstance(value, ast.Dict):
                 for k, v in zip(value.keys, value.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value == wanted.value:
@@ -512,17 +513,17 @@ class _Analysis:
         return None
 
 
-def _strs(node: ast.AST, lookup: Callable[[str], list[str]], defs: dict[str, list[ast.expr]],
+def strings_of(node: ast.AST, lookup: Callable[[str], list[str]], defs: dict[str, list[ast.expr]],
           depth: int = 0) -> list[str]:
     """The strings a constant-ish expression can be (capped), following names and simple formatting."""
     if depth > 4:
         return []
-    text = _const_str(node)
+    text = const_str(node)
     if text is not None:
         return [text]
 
     def sub(child: ast.AST) -> list[str]:
-        return _strs(child, lookup, defs, depth + 1)
+        return strings_of(child, lookup, defs, depth + 1)
 
     values: list[str] = []
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
@@ -534,7 +535,7 @@ def _strs(node: ast.AST, lookup: Callable[[str], list[str]], defs: dict[str, lis
     elif isinstance(node, ast.Name):
         values = lookup(node.id)
     elif isinstance(node, ast.Attribute):
-        values = lookup(node.attr) if node.attr not in _EVENT_ATTRS else []
+        values = lookup(node.attr) if node.attr not in EVENT_ATTRS else []
     elif isinstance(node, ast.JoinedStr):
         values = [""]
         for part in node.values:
@@ -549,7 +550,7 @@ def _strs(node: ast.AST, lookup: Callable[[str], list[str]], defs: dict[str, lis
                 values += [pattern.replace("%s", r) for r in sub(right)]
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
         if node.func.id in ("tuple", "list", "set", "frozenset", "sorted"):
-            text = _const_str(node.args[0])
+            text = const_str(node.args[0])
             values = list(text) if text is not None else sub(node.args[0])
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "split" and not node.args:
@@ -559,7 +560,7 @@ def _strs(node: ast.AST, lookup: Callable[[str], list[str]], defs: dict[str, lis
         elif node.func.attr == "format" and len(node.args) == 1:
             values = [p.replace("{}", r, 1) for p in sub(node.func.value) for r in sub(node.args[0])]
     elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        for value in defs.get(_ident(node.value), ()):
+        for value in defs.get(ident(node.value), ()):
             if isinstance(value, ast.Dict):
                 for k, v in zip(value.keys, value.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value == node.slice.value:
