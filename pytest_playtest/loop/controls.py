@@ -40,6 +40,10 @@ PLACE_GRID = 10
 MIN_BASELINE = 8
 #: An app whose own motion looks like an effect more often than this gives no evidence about its inputs.
 MAX_CHANCE = 0.3
+#: One key of a moving app is dead while its other keys work only when its effects come this many standard
+#: errors less often than theirs: a direction key works only when the avatar is not heading that way already,
+#: so a working one may trail the others a little, and chance alone must not make it look dead.
+SEPARATION = 3.0
 
 
 @dataclass
@@ -157,7 +161,8 @@ class DeadControls:
         for name, record in keyed.items():
             others = _pooled(r for other, r in keyed.items() if other != name)
             if (record.tries < self.group_total or not self._dead(record, moving=True)
-                    or others.effects < self.min_tries or self._dead(others, moving=True)):
+                    or others.effects < self.min_tries or self._dead(others, moving=True)
+                    or not _trails(record, others)):
                 continue
             found.append(self._kind_finding(
                 f"{name} never had an effect while the app's other keys did ({others.effects} of "
@@ -212,6 +217,15 @@ class DeadControls:
         if action.kind == "click" and "left" in self.vocabulary.buttons and not self.vocabulary.texts:
             return "left click"
         return None
+
+
+def _trails(record: ControlRecord, others: ControlRecord) -> bool:
+    """Whether ``record``'s effects come clearly less often than ``others``' (two proportions, ``SEPARATION``
+    standard errors apart)."""
+    pooled = (record.effects + others.effects) / (record.tries + others.tries)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / record.tries + 1 / others.tries))
+    gap = others.effects / others.tries - record.effects / record.tries
+    return gap > 0 and gap >= SEPARATION * spread
 
 
 def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:
