@@ -228,4 +228,5 @@ def test_a_conftest_adds_a_policy_and_an_unknown_name_is_an_error(pytester: pyte
             assert "heuristic, random, llm, replay" in verdict.error
         """
     )
-    pytester.runpytest("--playtest", "-p", "no:cacheprovider").assert_outcomes(passed=2)
+    # in a process of its own: the OCR engine the expectation loads must not outlive the inner session's modules
+    pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider").assert_outcomes(passed=2)
