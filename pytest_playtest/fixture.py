@@ -34,10 +34,11 @@ from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame
 from .geometry import Box, parse_size
 from .loop.launcher import make_sandbox
 from .loop.spec import RunSpec
+from .loop.surface import surface_of
 from .report.artifacts import artifacts_dir
 from .report.storyboard import build_storyboard
 from .runtime.app import App
-from .runtime.browser import WEB_INDEX, WEB_SUFFIXES, Browser, web_target
+from .runtime.browser import WEB_INDEX, WEB_SUFFIXES
 from .runtime.executor import Executor
 from .runtime.screen import Change, Screen, difference
 from .trajectory import Step
@@ -48,6 +49,7 @@ RESOLVED_SUFFIXES = (".py", *WEB_SUFFIXES)
 
 if TYPE_CHECKING:
     from .pipeline import Runtime
+    from .runtime.sandbox import Sandbox
     from .vision import Grid, Widget
 
 
@@ -120,16 +122,17 @@ class Playtest:
         if cwd is None and isinstance(target, str) and target.endswith(".py"):
             cwd = Path(target).parent
         display = self.runtime.display(parse_size(size) if size else None)
-        web = web_target(target, Path(cwd) if cwd else self.test_dir)
-        if web is not None:
-            self.app = Browser(web, display, env=env).start()
-        else:
+        workdir = Path(cwd or self.test_dir)
+        surface = surface_of(target, workdir, self.runtime.vision)
+
+        def box() -> Sandbox | None:
             asked = sandbox if sandbox is not None else self.marker_kwargs.get("sandbox")
             policy = RunSpec.from_kwargs({"app": target, "sandbox": asked}, defaults=self.runtime.settings,
                                          where=self.item.nodeid).sandbox
-            workdir = Path(cwd or self.test_dir)
-            box = make_sandbox(policy, display, cwd=workdir)
-            self.app = App(target, display, cwd=workdir, env=env, sandbox=box).start()
+            return make_sandbox(policy, display, cwd=workdir)
+
+        self.app = surface.new_launch(display, env=env or {}, coverage=None, sandbox=box)
+        self.app.start()
         if self.app.wait_for_window(timeout=timeout):
             self._screen = Screen(display, self.app)
             self._executor = Executor(display, self.app)

@@ -10,14 +10,14 @@ import tempfile
 from pathlib import Path
 
 from ..errors import AppError, CoverageError, SandboxError
-from ..rules import refused_on_desktop
 from ..runtime.app import App
-from ..runtime.browser import Browser, web_target
 from ..runtime.coverage import CoverageSetup, combined_report
 from ..runtime.display import Display
 from ..runtime.sandbox import Sandbox, SandboxPolicy, resolve
 from ..verdict import CoverageReport
+from ..vision import Vision
 from .spec import RunSpec
+from .surface import Surface, surface_of
 
 #: The coverage data of launch N of a run, in the run's artifacts folder (or a temporary one).
 COVERAGE_DATA = "coverage-{launch}.data"
@@ -39,8 +39,10 @@ def make_sandbox(policy: SandboxPolicy, display: Display, *, cwd: Path | None,
 class Launcher:
     """Starts the app of a spec, as often as the run needs it, and cleans up after all of them."""
 
-    def __init__(self, spec: RunSpec, display: Display, *, cwd: Path | None, artifacts: Path | None) -> None:
-        self.spec, self.display, self.cwd = spec, display, cwd
+    def __init__(self, spec: RunSpec, display: Display, vision: Vision, *, cwd: Path | None,
+                 artifacts: Path | None) -> None:
+        self.spec, self.display, self.vision, self.cwd = spec, display, vision, cwd
+        self._surface: Surface | None = None
         self.apps: list[App] = []
         self.notes: list[str] = []
         self._coverage_dir: Path | None = None
@@ -54,28 +56,29 @@ class Launcher:
             raise AppError("the app has not been launched")
         return self.apps[-1]
 
+    @property
+    def surface(self) -> Surface:
+        """The kind of app under test (a desktop app or a web page), decided at the first launch."""
+        if self._surface is None:
+            rules = [e.pattern or "" for e in self.spec.expect if e.kind == "rule"]
+            self._surface = surface_of(self.spec.app, self.cwd, self.vision, rules=rules)
+        return self._surface
+
     def start(self) -> App:
         """A new launch of the app, started (the previous one, if any, is terminated)."""
         if self.apps:
             self.app.terminate()
-        target = web_target(self.spec.app, self.cwd)
-        if target is not None:
-            if self.spec.coverage and not self.notes:
-                self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
-            browser = Browser(target, self.display, env=self.spec.env, size=self.display.size)
-            self.apps.append(browser)
-            return browser.start()
-        rule = next((e.pattern for e in self.spec.expect if e.kind == "rule"), None)
-        if rule is not None:
-            raise AppError(refused_on_desktop(rule, self.spec.app))
+        surface = self.surface
         setup = None
-        if self._coverage_dir is not None:
+        if self._coverage_dir is not None and surface.measures_coverage:
             data_file = self._coverage_dir / COVERAGE_DATA.format(launch=len(self.apps) + 1)
             setup = CoverageSetup(data_file=data_file)
-        app = App(self.spec.app, self.display, cwd=self.cwd, env=self.spec.env, coverage=setup,
-                  sandbox=self._sandbox())
+        elif self.spec.coverage and not self.notes:
+            self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
+        app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox)
         self.apps.append(app)
         app.start()
+        surface.follow(app)
         if app.coverage_refused and not self.notes:
             self.notes.append(f"coverage not measured: {app.coverage_refused}")
         return app

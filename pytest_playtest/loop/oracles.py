@@ -11,7 +11,6 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..runtime.browser import Browser
 from ..runtime.procfs import cpu_seconds, process_state
 from ..runtime.tracebacks import has_traceback, last_exception_line, split_tracebacks
 from ..verdict import Finding
@@ -20,13 +19,16 @@ from .spec import OracleSettings
 from .web import PageWatch
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..expect import Expectation
     from ..runtime.app import App
     from ..source import Vocabulary
     from ..trajectory import Step
     from ..vision import Widget
+
+    #: what watches a launch beyond its output (a web page's reports), given the oracles' notes
+    Watching = Callable[[App, list[str]], PageWatch | None]
 
 #: tries of a suspect target after which the loop stops retrying it by itself
 MAX_RETRIES = 8
@@ -44,7 +46,8 @@ class Suspect:
 class Oracles:
     """The generic oracles of one run, fed by the session after every observation and step."""
 
-    def __init__(self, app: App, expectations: list[Expectation], settings: OracleSettings) -> None:
+    def __init__(self, app: App, expectations: list[Expectation], settings: OracleSettings, *,
+                 watch: Watching = lambda app, notes: None) -> None:
         self.app = app
         self.settings = settings
         self.expectations = ExpectationTracker(expectations)
@@ -64,7 +67,8 @@ class Oracles:
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
         #: remarks for the verdict (a web page's console errors)
         self.notes: list[str] = []
-        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
+        self._watch = watch
+        self.page = watch(app, self.notes)
 
     def know_inputs(self, vocabulary: Vocabulary) -> None:
         """Learn what the app's code handles. Only a desktop app whose code labels its controls (a toolkit's
@@ -78,7 +82,7 @@ class Oracles:
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
         self.app = app
-        self.page = PageWatch(app, self.notes) if isinstance(app, Browser) else None
+        self.page = self._watch(app, self.notes)
         self._output_seen = 0
         self._last_change = time.monotonic()
         self._idle_changes = 0

@@ -20,13 +20,10 @@ from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Observation, Policy, PolicyContext
-from ..runtime.app import App
-from ..runtime.browser import Browser
 from ..runtime.display import Display
 from ..runtime.executor import Executor
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
-from ..source import Vocabulary, scan_app
-from ..source.web import scan_web_app
+from ..source import Vocabulary
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
@@ -45,13 +42,8 @@ STARTUP_TIMEOUT = 20.0
 WINDOW_REPLACED = 6.0
 #: Seconds that must be left in a run for a relaunch to be worth it (start, first paint, a few steps).
 RELAUNCH_TIME_LEFT = 5.0
-#: Grey levels between a widget's face and its text below which it looks disabled (Tk draws a disabled
-#: button's text #a3a3a3 on #d9d9d9: 54; an enabled one black on it: 217).
-DISABLED_CONTRAST = 100
 #: A run launches its app at most this many times (it is launched again after each normal exit).
 MAX_LAUNCHES = 20
-#: Seconds a web page has to answer a DOM read (a page that does not is judged by the freeze oracle).
-DOM_READ_TIMEOUT = 0.5
 #: Seconds between looks at a real-time game while a step's beat runs.
 PLAY_POLL = 0.02
 #: Every this many steps, the app is watched without input: GLANCE seconds when it looks still (whether it
@@ -79,7 +71,7 @@ def run_session(
 ) -> RunResult:
     """Run one playtest and return its result; never raises for the app's faults or infrastructure."""
     started = time.monotonic()
-    launcher = Launcher(spec, display, cwd=_app_cwd(spec, default_cwd), artifacts=artifacts)
+    launcher = Launcher(spec, display, vision, cwd=_app_cwd(spec, default_cwd), artifacts=artifacts)
     steps: list[Step] = []
     try:
         playthrough = Playthrough(spec, launcher, vision, config=config, artifacts=artifacts,
@@ -124,7 +116,8 @@ class Playthrough:
         self.pacing = spec.pacing
         self.beat = spec.pacing.beat_for(spec.timeout, spec.max_steps)
         self.app = launcher.start()
-        self.oracles = Oracles(self.app, spec.expect, spec.oracles)
+        self.surface = launcher.surface
+        self.oracles = Oracles(self.app, spec.expect, spec.oracles, watch=self.surface.watch)
         self.retries = Retries(self.oracles)
         self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
         self.steps: list[Step] = []
@@ -475,8 +468,7 @@ class Playthrough:
             after = _settle(self.screen, frame, action, self.pacing, self.deadline, False, credit=credit)
             change = self.screen.effect(frame, after)
         # an unchanged frame of an animating app means nothing: no widget is judged there
-        on_widget = not change and not self.oracles.animating and _on_widget(action, *seen, self.vision,
-                                                                            self._page())
+        on_widget = not change and not self.oracles.animating and self._on_button(action, *seen)
         if on_widget:
             change = self.screen.wait_for_change(frame, timeout=self.pacing.confirm, compare=self.screen.effect)
             after = self.screen.last
@@ -486,13 +478,16 @@ class Playthrough:
     def _buttons(self, key: str) -> list[Widget]:
         """The buttons of the frame of this hash, when its widgets are known already (finding them only for
         this would cost an OCR pass per step)."""
-        page = self._page()
-        widgets = page.widgets() if page is not None else self.vision.cached_widgets(key) or []
-        return [w for w in widgets if w.kind == "button"]
+        return [w for w in self.surface.known_widgets(key) if w.kind == "button"]
 
     def _widgets(self, frame: np.ndarray, key: str) -> list[Widget]:
-        page = self._page()
-        return page.widgets() if page is not None else self.vision.widgets(frame, key)
+        return self.surface.widgets(frame, key)
+
+    def _on_button(self, action: Action, frame: np.ndarray, key: str) -> bool:
+        """Whether the action is a click that landed on a button (``Surface.on_button``)."""
+        if action.target is None or action.kind not in ("click", "double_click"):
+            return False
+        return self.surface.on_button(action.target, frame, key)
 
     def _button_left(self, action: Action, key: str) -> Widget | None:
         """The button the pointer rests on and is about to leave for the action's target, if any (known
@@ -590,8 +585,6 @@ class Playthrough:
         self.app = self.launcher.start()
         self.oracles.follow(self.app)
         self.retries.cancel()
-        if isinstance(self.reader, DomReader) and isinstance(self.app, Browser):
-            self.reader.browser = self.app
         try:
             shown = self._shown() and self._painted(min(5.0, self.deadline - time.monotonic())) is not None
         except AppError as exc:  # too slow for the time left: the run ends here, the app did nothing wrong
@@ -615,13 +608,8 @@ class Playthrough:
 
     def _vocabulary(self) -> Vocabulary | None:
         """The inputs the app's source handles (a Python or a web app's; None for others), kept in the artifacts."""
-        if isinstance(self.app, Browser):
-            if self.app.target.root is None:
-                return None  # a URL's source is not ours to read
-            vocabulary = scan_web_app(self.app.target.root)
-        else:
-            vocabulary = scan_app(self.spec.app, self.launcher.cwd)
-        if vocabulary.is_empty and not vocabulary.sources:
+        vocabulary = self.surface.vocabulary()
+        if vocabulary is None or (vocabulary.is_empty and not vocabulary.sources):
             return None
         if self.artifacts is not None:
             (self.artifacts / VOCABULARY_FILE).write_text(json.dumps(vocabulary.to_dict(), indent=2) + "\n")
@@ -629,18 +617,13 @@ class Playthrough:
 
     def _reader(self) -> TextReader | DomReader | None:
         """What reads the app's text for the expectations: the DOM of a web page, else OCR when needed."""
-        tracker = self.oracles.expectations
-        if isinstance(self.app, Browser):
-            return DomReader(self.app, tracker, self.vision, timeout=DOM_READ_TIMEOUT)
-        return TextReader(self.vision, tracker.observe_text) if tracker.needs_text else None
+        return self.surface.reader(self.app, self.oracles.expectations)
 
     def _page(self) -> WebPage | None:
-        return WebPage(self.app, timeout=DOM_READ_TIMEOUT) if isinstance(self.app, Browser) else None
+        return self.surface.page()
 
     def _final_text(self) -> str:
-        if isinstance(self.reader, DomReader):
-            return self.reader.final_text()
-        return _final_text(self.app, self.vision) if self.oracles.expectations.needs_text else ""
+        return self.surface.final_text(self.app, self.reader, self.oracles.expectations)
 
     def _judges_goal(self) -> bool:
         return self.policy is not None and self.policy.judges_goal
@@ -720,43 +703,3 @@ def _until_still(screen: Screen, still: float, *, limit: float) -> None:
         time.sleep(0.003)
         if screen.effect(latest, screen.screenshot()):
             latest, since = screen.last, time.monotonic()
-
-
-def _on_widget(action: Action, frame: np.ndarray, key: str, vision: Vision, page: WebPage | None) -> bool:
-    """Whether a click landed on an enabled-looking button (a control that should react); on a web page, on
-    an enabled button the DOM lists, unless it submits a form the browser refused for its fields (its
-    "Please fill out this field" bubble is no part of the page's pixels). A field is not judged: what a click
-    shows there is focus, often no more than its blinking cursor."""
-    target = action.target
-    if target is None or action.kind not in ("click", "double_click"):
-        return False
-    if page is not None:
-        return (any(w.kind == "button" and w.box.contains(*target) for w in page.widgets())
-                and not page.refused_submit(target))
-    return any(w.kind == "button" and w.surely_hit_by(*target) and w.marked_at_centre(frame)
-               and not _greyed_out(frame, w.box) for w in vision.widgets(frame, key=key))
-
-
-def _greyed_out(frame: np.ndarray, box: Box) -> bool:
-    """A widget drawn in low contrast is disabled, as toolkits draw it (grey text on a grey face): it does
-    nothing on purpose, so it is never judged unresponsive."""
-    inner = box.expand(-4)  # without the bevel, whose highlight and shadow have full contrast either way
-    crop = frame[inner.y : inner.bottom, inner.x : inner.right]
-    if not crop.size:
-        return False
-    low, face, high = np.percentile(crop.mean(axis=2), (0.2, 50, 99.8))  # a thin "−" inks 1 % of its button
-    return bool(max(face - low, high - face) < DISABLED_CONTRAST)
-
-
-def _final_text(app: App, vision: Vision) -> str:
-    """The text of the last frame (the app may have exited: then nothing is on screen)."""
-    if not (app.has_window and app.alive):
-        return ""
-    screen = Screen(app.display, app)
-    try:
-        frame = screen.screenshot()
-        return vision.text(frame, key=screen.last_hash)
-    except AppError:
-        return ""
-    finally:
-        screen.close()
