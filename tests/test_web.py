@@ -14,6 +14,7 @@ from pytest_playtest.actions import Action
 from pytest_playtest.errors import AppError
 from pytest_playtest.loop.oracles import Oracles
 from pytest_playtest.loop.spec import OracleSettings, RunSpec
+from pytest_playtest.loop.web import PageWatch
 from pytest_playtest.runtime.browser import Browser, WebTarget, web_target
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
@@ -156,7 +157,7 @@ def test_a_busy_main_thread_is_a_freeze(display: Display, play: Play) -> None:
 
 def test_a_crashed_renderer_is_a_crash(browser) -> None:  # noqa: ANN001
     app = browser("counter.html")
-    oracles = Oracles(app, [], OracleSettings())
+    oracles = Oracles(app, [], OracleSettings(), watch=lambda _, notes: PageWatch(app, notes))
     assert not oracles.check_exit(0)
     renderers = [pid for pid in group_pids(app.pid)
                  if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()]
