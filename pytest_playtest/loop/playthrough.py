@@ -617,13 +617,13 @@ class Playthrough:
 
     def _reader(self) -> TextReader | DomReader | None:
         """What reads the app's text for the expectations: the DOM of a web page, else OCR when needed."""
-        return self.surface.reader(self.app, self.oracles.expectations)
+        return self.surface.reader(self.oracles.expectations)
 
     def _page(self) -> WebPage | None:
         return self.surface.page()
 
     def _final_text(self) -> str:
-        return self.surface.final_text(self.app, self.reader, self.oracles.expectations)
+        return self.surface.final_text(self.app, self.oracles.expectations)
 
     def _judges_goal(self) -> bool:
         return self.policy is not None and self.policy.judges_goal

@@ -63,11 +63,11 @@ class Surface(ABC):
         return None
 
     @abstractmethod
-    def reader(self, app: App, tracker: ExpectationTracker) -> TextReader | DomReader | None:
+    def reader(self, tracker: ExpectationTracker) -> TextReader | DomReader | None:
         """What reads the app's text for the expectations (None: nothing needs reading)."""
 
     @abstractmethod
-    def final_text(self, app: App, reader: TextReader | DomReader | None, tracker: ExpectationTracker) -> str:
+    def final_text(self, app: App, tracker: ExpectationTracker) -> str:
         """The app's text at the end of the run, for the expectations on the last frame."""
 
     @abstractmethod
@@ -104,10 +104,10 @@ class DesktopSurface(Surface):
             raise AppError(refused_on_desktop(self.rules[0], self.app))
         return App(self.app, display, cwd=self.cwd, env=env, coverage=coverage, sandbox=sandbox())
 
-    def reader(self, app: App, tracker: ExpectationTracker) -> TextReader | None:
+    def reader(self, tracker: ExpectationTracker) -> TextReader | None:
         return TextReader(self.vision, tracker.observe_text) if tracker.needs_text else None
 
-    def final_text(self, app: App, reader: TextReader | DomReader | None, tracker: ExpectationTracker) -> str:
+    def final_text(self, app: App, tracker: ExpectationTracker) -> str:
         if not tracker.needs_text or not (app.has_window and app.alive):
             return ""  # an app that exited shows nothing
         from ..runtime.screen import Screen
@@ -162,11 +162,11 @@ class WebSurface(Surface):
     def page(self) -> WebPage:
         return WebPage(self._current(), timeout=DOM_READ_TIMEOUT)
 
-    def reader(self, app: App, tracker: ExpectationTracker) -> DomReader:
+    def reader(self, tracker: ExpectationTracker) -> DomReader:
         self._reader = DomReader(self._current(), tracker, self.vision, timeout=DOM_READ_TIMEOUT)
         return self._reader
 
-    def final_text(self, app: App, reader: TextReader | DomReader | None, tracker: ExpectationTracker) -> str:
+    def final_text(self, app: App, tracker: ExpectationTracker) -> str:
         return self._reader.final_text() if self._reader is not None else ""
 
     def widgets(self, frame: np.ndarray | None, key: str) -> list[Widget]:
