@@ -182,7 +182,8 @@ def test_hotkeys_right_clicks_drags_and_fields_come_from_the_vocabulary() -> Non
     typed = {a.text for a in actions if a.kind == "type_text"}
     assert {"hello", "12"} <= typed
     after_typing = [actions[i + 1] for i, a in enumerate(actions[:-1]) if a.kind == "type_text"]
-    assert all(a == Action.press("enter") for a in after_typing)  # the app handles Enter: a field submits
+    # the app handles Enter: a field submits with it, or the form with its button
+    assert set(after_typing) == {Action.press("enter"), Action.click(30, 20)}
 
 
 def test_a_menu_entry_is_clicked_once_the_right_click_shows_it() -> None:
@@ -215,6 +216,42 @@ def test_buttons_of_a_toolkit_come_before_the_cells_of_a_drawn_board() -> None:
     first = [next(a for a in SimApp(lambda s, a: None, vision=FakeVision(cells)).play(
         HeuristicPolicy(context(board, seed=n)), 3) if a.kind == "click") for n in range(6)]
     assert len({a.target for a in first}) > 1
+
+
+def filter_form(select: Widget, search: Widget, button: Widget) -> tuple[Rule, dict[str, str]]:
+    """A filter form: a list of categories, a search field and a button that lists what both select (the
+    field empty: every name matches); the state names what the list shows."""
+    form = {"focus": "", "option": "0", "category": "0", "text": ""}
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind == "click":
+            form["focus"] = {select.center: "select", search.center: "field"}.get(action.target or (0, 0), "")
+            if action.target == button.center:
+                return f"shows:{form['category']}:{form['text']}", 1
+        elif form["focus"] == "select" and action.kind == "press":
+            moved = {"home": 0, "down": int(form["option"]) + action.times}.get(action.key or "")
+            form["option"] = str(moved) if moved is not None else form["option"]
+            form["category"] = form["option"] if action.key == "enter" else form["category"]
+        elif form["focus"] == "field" and action.kind == "press" and action.key == "backspace":
+            form["text"] = form["text"][:-action.times] if action.times < len(form["text"]) else ""
+        elif form["focus"] == "field" and action.kind == "type_text":
+            form["text"] += action.text or ""
+        return None
+
+    return rule, form
+
+
+def test_a_filter_form_is_sent_after_each_choice_with_its_field_empty() -> None:
+    select = Widget(Box(10, 10, 60, 20), "choice", "All", options=("All", "Meat", "Soup"))
+    search = Widget(Box(10, 40, 60, 20), "field")
+    button = Widget(Box(10, 70, 60, 20), "button", "Filter")
+    rule, _ = filter_form(select, search, button)
+    vocabulary = Vocabulary(buttons=("left",), texts=("Filter",), typing=True)
+    app = SimApp(rule, vision=FakeVision([select, search, button]))
+    app.play(HeuristicPolicy(context(vocabulary)), 80)
+    shown = {s.after_hash for s in app.steps}
+    assert {"shows:1:", "shows:2:"} <= shown  # each category listed on its own, whatever was typed before
+    assert any(state.startswith("shows:") and not state.endswith(":") for state in shown)  # and a search
 
 
 # -- depth ---------------------------------------------------------------------------------------------

@@ -246,6 +246,14 @@ def test_rules_and_dom_text_judge_a_run(play: Play) -> None:
     assert "never held" in message and "#count is 'Count:" in message and "#status is 'Ready'" in message
 
 
+def test_a_filter_form_is_sent_once_per_category_with_its_field_empty(play: Play) -> None:
+    from pytest_playtest import expect
+
+    verdict = play(app=str(WEB / "filter.html"), strategy="goal", max_steps=40,
+                   expect=[expect.rule("#shelf li.tool exists AND #shelf li.fruit not exists")]).verdict
+    assert verdict.status == "pass", verdict.summary()
+
+
 def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
     from pytest_playtest import expect
     from pytest_playtest.errors import SpecError

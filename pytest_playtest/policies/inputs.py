@@ -24,6 +24,7 @@ GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d"
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
 FORM_TEXT = ("hello", "12")  # what a whole form is filled in with (words, then numbers)
 MAX_FORM_BUTTONS = 3  # the app's own buttons a filled-in form is sent with
+MAX_FORM_CHOICES = 8  # forms sent after choosing one option of a list (the first buttons' first options)
 CLEAR_FIELD = (Action.press("end"), Action.press("backspace", 40))
 CLICKABLE = ("button", "field", "shape")
 MOVEMENT_KEYS = frozenset({"left", "right", "up", "down", "w", "a", "s", "d", "h", "j", "k", "l"})
@@ -73,9 +74,10 @@ class InputCatalog:
         if v is None:  # nothing known: widgets and the keys games use
             return [*self._widget_clicks(widgets), *self._choices(widgets), *self._fields(widgets, enter=False),
                     *(key_candidate(key, 1) for key in GAME_KEYS)]
-        found = self._widget_clicks(widgets) + self._choices(widgets)
+        clicks, choices = self._widget_clicks(widgets), self._choices(widgets)
+        found = [*clicks, *self._forms(widgets, clicks, choices, typing=v.typing), *choices]
         if v.typing:
-            found += self._fields(widgets, enter="enter" in v.keys) + self._forms(widgets, found)
+            found += self._fields(widgets, enter="enter" in v.keys)
         found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
         found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=3, repeatable=False)
                   for key in v.safe_keys if key in MOVEMENT_KEYS]
@@ -133,19 +135,22 @@ class InputCatalog:
                                        rank=0, repeatable=False, label=option))
         return found
 
-    def _forms(self, widgets: list[Widget], clicks: list[Candidate]) -> list[Candidate]:
-        """A form filled in as a person fills it: every field of the screen, then one of the app's own buttons
-        (a form whose fields are required is never sent one field at a time)."""
-        fields = [w for w in widgets if w.kind == "field"]
-        buttons = [c for c in clicks if c.rank == 0 and c.kind == "click" and len(c.actions) == 1]
-        if len(fields) < 2 or not buttons:
-            return []
-        found = []
-        for button in buttons[:MAX_FORM_BUTTONS]:
-            for text in FORM_TEXT:
-                typing = [a for w in fields for a in (Action.click(*w.center), *CLEAR_FIELD, Action.type_text(text))]
-                found.append(Candidate(f"form:{button.name}:{text}", (*typing, *button.actions), rank=0,
-                                       repeatable=False, label=f"fill in the form, then {button.label}"))
+    def _forms(self, widgets: list[Widget], clicks: list[Candidate], choices: list[Candidate], *,
+               typing: bool) -> list[Candidate]:
+        """A form sent as a person sends it, with one of the app's own buttons after each change: each option of
+        a list chosen with the fields emptied (a filter or a settings form is tried one choice at a time), and
+        every field filled in (a form whose fields are required is never sent one field at a time). They come
+        before the bare choices: a choice shows what it does when the form is sent."""
+        fields = [w for w in widgets if w.kind == "field"] if typing else []
+        buttons = [c for c in clicks if c.rank == 0][:MAX_FORM_BUTTONS]
+        sent = [(button, choice) for button in buttons for choice in choices][:MAX_FORM_CHOICES]
+        found = [Candidate(f"form:{button.name}:{choice.name}",
+                           (*choice.actions, *_filled(fields, ""), *button.actions), rank=0, repeatable=False,
+                           label=f"{choice.label}, then {button.label}")
+                 for button, choice in sent]
+        found += [Candidate(f"form:{button.name}:{text}", (*_filled(fields, text), *button.actions), rank=0,
+                            repeatable=False, label=f"fill in the form, then {button.label}")
+                  for button in buttons for text in (FORM_TEXT if fields else ())]
         return found
 
     def _fields(self, widgets: list[Widget], *, enter: bool) -> list[Candidate]:
@@ -196,6 +201,12 @@ class InputCatalog:
         x, y = widget.center
         return Candidate(f"click@{self.places.name(x, y)}", (Action.click(x, y),), rank=rank,
                          label=widget.text or widget.kind, box=widget.box)
+
+
+def _filled(fields: list[Widget], text: str) -> list[Action]:
+    """Each field clicked, emptied and, unless ``text`` is empty, typed into."""
+    typed = (Action.type_text(text),) if text else ()
+    return [a for w in fields for a in (Action.click(*w.center), *CLEAR_FIELD, *typed)]
 
 
 def key_candidate(key: str, rank: int) -> Candidate:
