@@ -68,6 +68,8 @@ class SimApp:
     steps: list[Step] = field(default_factory=list)
     coverage: bool = False
     self_changing: bool = False
+    resting: frozenset[str] = frozenset()  # states whose picture stands still even in a self-changing app
+    seconds_per_step: float = 0.0  # how long a step takes (the clock stands still by default)
 
     def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
         for _ in range(count):
@@ -75,10 +77,12 @@ class SimApp:
         return [s.action for s in self.steps]
 
     def step(self, policy: HeuristicPolicy) -> Step:
-        if self.self_changing:
+        if self.self_changing and self.state.split("~")[0] not in self.resting:
             self.state = self.state.split("~")[0] + f"~{len(self.steps)}"  # a new picture at every look
+        now = len(self.steps) * self.seconds_per_step
         observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
-                                  elapsed=0.0, history=self.steps, vision=self.vision, launch=self.launch)
+                                  elapsed=now, history=self.steps, vision=self.vision, launch=self.launch,
+                                  stopped_at=self._stopped_at())
         decision = policy.decide(observation)
         action = decision.action
         before = self.state
@@ -89,10 +93,19 @@ class SimApp:
         changed = self.state != before
         step = Step(index=len(self.steps) + 1, action=action, before_hash=before, after_hash=self.state,
                     changed=changed, changed_fraction=0.3 if changed else 0.0,
-                    new_lines=lines if self.coverage else None, launch=self.launch, note=decision.note)
+                    new_lines=lines if self.coverage else None, launch=self.launch, note=decision.note,
+                    started=now)
         self.steps.append(step)
         policy.record(step)
         return step
+
+    def _stopped_at(self) -> float | None:
+        """As the loop's motion watch tells: when a self-changing app came to rest (half a step after the one
+        that put it there: its next frame was due then)."""
+        if not self.self_changing or self.state.split("~")[0] not in self.resting:
+            return None
+        rested = next(s for s in reversed(self.steps) if s.before_hash.split("~")[0] not in self.resting)
+        return rested.started + self.seconds_per_step / 2
 
 
 def context(vocabulary: Vocabulary | None = None, *, seed: int = 0, max_steps: int = 150, coverage: bool = False,
@@ -289,6 +302,22 @@ def test_a_toggle_is_not_repeated_back_and_forth() -> None:
     keys = keys_of(SimApp(toggle).play(HeuristicPolicy(context(Vocabulary(keys=("t", "x")))), 5))
     # after one try of each: on → start → on, the picture the streak began from came back, the streak ends
     assert keys[2:5] == ["t", "t", "x"]
+
+
+def test_a_key_that_stopped_a_moving_picture_is_pressed_again_and_then_left_alone() -> None:
+    """A game that moves by itself until P pauses it: P is pressed again at once, as by a person who saw the
+    game stop, and once it showed itself a toggle it is not used again (a paused game tests nothing)."""
+    def pausable(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind == "press" and action.key == "p":
+            return ("paused" if state == "play" else "play"), 0
+        return None
+
+    for keys in (("left", "right", "p"), ("p", "left", "right")):
+        app = SimApp(pausable, state="play", self_changing=True, resting=frozenset({"paused"}), seconds_per_step=1)
+        app.play(HeuristicPolicy(context(Vocabulary(keys=keys), strategy="goal")), 60)
+        presses = [s.index for s in app.steps if s.action.key == "p"]
+        assert len(presses) == 2 and presses[1] == presses[0] + 1, (keys, presses)
+        assert [s.index for s in app.steps if s.before_hash == "paused"] == presses[1:]
 
 
 def test_an_animating_app_repeats_only_to_a_small_bound() -> None:

@@ -42,10 +42,21 @@ def test_keys_that_never_reach_a_moving_game_are_unresponsive(play: Play) -> Non
     dead = play(app=[*RUNNER, "--unfocused"], strategy="goal", goal="Catch the green dots",
                 max_steps=120, timeout=60).verdict
     assert dead.kinds() == ["unresponsive"], dead.summary()
-    assert "none of the app's keys (left, right, up, down)" in dead.first("unresponsive").message
+    assert "none of the app's keys (left, right, up, down, p)" in dead.first("unresponsive").message
     working = play(app=RUNNER, strategy="goal", goal="Catch the green dots", max_steps=120,
                    timeout=60).verdict
     assert working.passed, working.summary()
+
+
+def test_a_key_that_pauses_a_moving_game_is_pressed_again_and_left_alone(play: Play) -> None:
+    """P pauses the runner: the tester presses it again as soon as it sees the game stop, plays on without
+    it, and never takes the paused game for one that is over (launching it again)."""
+    result = play(app=[*RUNNER, "--pausable"], strategy="goal", goal="Catch the green dots", max_steps=80,
+                  timeout=60)
+    assert result.verdict.passed, result.verdict.summary()
+    presses = [step.index for step in result.steps if step.action.key == "p"]
+    assert len(presses) == 2 and presses[1] - presses[0] <= 3, presses
+    assert not any("launched it again" in note for note in result.verdict.notes), result.verdict.notes
 
 
 def test_a_still_app_that_hangs_on_its_first_click_is_frozen(play: Play) -> None:

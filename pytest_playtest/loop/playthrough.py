@@ -226,7 +226,8 @@ class Playthrough:
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, launch=len(self.launcher.apps), page=self._page(),
-                                  movers=self.motion.movers() if self.oracles.animating else ())
+                                  movers=self.motion.movers() if self.oracles.animating else (),
+                                  stopped_at=self._stopped_at())
         retry = None if self._scripted else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry
@@ -239,6 +240,11 @@ class Playthrough:
                     launch=observation.launch, caption=decision.caption, aimed=decision.aimed)
         self.steps.append(step)
         return step
+
+    def _stopped_at(self) -> float | None:
+        """When the app, known to move by itself, stopped moving (seconds into the run); None while it moves."""
+        stopped = self.motion.stopped() if self.oracles.animating else None
+        return None if stopped is None else stopped - self.started
 
     def act(self, step: Step, frame: np.ndarray) -> None:
         """Perform the step's action, wait for its effect, and let the oracles and the policy judge it."""

@@ -86,6 +86,9 @@ class Observation:
     page: PageView | None = None
     #: in an app that moves by itself, the things that moved between its last two frames: where and how fast
     movers: Sequence[Mover] = ()
+    #: in an app that moves by itself and has stopped (a pause, a game over): when, in seconds into the run
+    #: (its next frame was due then and never came); None while it moves
+    stopped_at: float | None = None
 
     @property
     def size(self) -> tuple[int, int]:

@@ -132,8 +132,10 @@ class Memory:
     log: list[tuple[str, bool, str]] = field(default_factory=list)  # every attempt: name, effect, kind
 
     def effective(self) -> list[str]:
-        """The inputs that had an effect somewhere, sorted (the same seed draws the same ones)."""
-        return sorted(name for name, stats in self.stats.items() if stats.effects and name in self.known)
+        """The inputs that had an effect somewhere and disrupt nothing, sorted (the same seed draws the same
+        ones)."""
+        return sorted(name for name, stats in self.stats.items()
+                      if stats.effects and name in self.known and name not in self.disruptive)
 
 
 @dataclass
@@ -177,6 +179,8 @@ class HeuristicPolicy(Policy):
         self.player: Player | None = None  # goal play on a real-time game: the avatar and what moves it
         #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then
         self.toggled: tuple[str, int] | None = None
+        #: the key step a moving picture stopped at (a pause?), once it was pressed again to undo that
+        self.stopped_by: Step | None = None
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.paired: set[tuple[str, str]] = set()
         #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
@@ -219,7 +223,7 @@ class HeuristicPolicy(Policy):
     # -- decisions ----------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         self._notice(observation)
-        undo = self._undo_blanking(observation) or self._undo_mode()
+        undo = self._undo_blanking(observation) or self._undo_stop(observation) or self._undo_mode()
         if undo is not None:
             return undo
         if self.context.strategy == "goal":
@@ -240,6 +244,26 @@ class HeuristicPolicy(Policy):
             return None
         self.memory.disruptive.add(name)
         return Decision(last.action, note=f"undo {name}: it blanked the window")
+
+    def _undo_stop(self, observation: Observation) -> Decision | None:
+        """A picture that moved by itself and stopped when a key was pressed (a pause): that key is pressed once
+        more, as a person who saw the game stop would; when the picture moves again at once it was a toggle,
+        and is not used again (a paused game tests nothing)."""
+        history, stopped = observation.history, observation.stopped_at
+        undone, self.stopped_by = self.stopped_by, None
+        if undone is not None and stopped is None and history[-1].action == undone.action:
+            self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == undone.action)
+            if self.now.streak is not None and self.now.streak.candidate.actions[0] == undone.action:
+                self.now.streak = None
+            return None
+        if stopped is None:
+            return None
+        cause = next((step for step in reversed(history) if step.started < stopped), None)
+        if cause is None or cause.action.kind not in ("press", "hotkey") \
+                or any(step.action == cause.action for step in history[cause.index:]):
+            return None  # (pressed again already, and it stayed still: no toggle)
+        self.stopped_by = cause
+        return Decision(cause.action, note="again: the picture stopped when it was pressed")
 
     def _undo_mode(self) -> Decision | None:
         """In a game, a key after which nothing else works any more (a pause, a menu over it) is pressed again;
@@ -359,7 +383,9 @@ class HeuristicPolicy(Policy):
             replay = self._start_replay()
             if replay is not None:
                 return replay.queue.pop(0), f"sequence {' → '.join(replay.names)}"
-        weights = [self._weight(c, observation.frame_hash, screen) for c in candidates]
+        pooled = Counter(c.kind for c in candidates if self._kind_known(c))
+        weights = [self._weight(c, observation.frame_hash, screen) / (pooled[c.kind] if self._kind_known(c) else 1)
+                   for c in candidates]
         return weighted_choice(self.rng, candidates, weights), "energy"
 
     def _fresh(self, fresh: list[Candidate]) -> Candidate:
@@ -387,7 +413,8 @@ class HeuristicPolicy(Policy):
     def _kind_known(self, candidate: Candidate) -> bool:
         """In a game that moves by itself, a click or pointer move on what is drawn lands somewhere new each
         time: after a few tries of its kind it is one input of that kind, weighed by what the kind did, not a
-        new input at every place (a person does not click each asteroid to learn clicks do nothing)."""
+        new input at every place (a person does not click each asteroid to learn clicks do nothing): its places
+        share one input's weight."""
         return (self.animating and candidate.rank >= 2 and candidate.kind != "press"
                 and self.memory.kind_tries[candidate.kind] >= KIND_BREADTH)
 

@@ -68,6 +68,10 @@ UNSEEN = 5.0
 UNEVEN = 1.4
 #: A moving blob covering more than this share of the window is scenery (a scrolling backdrop), no thing.
 MAX_MOVER = 0.2
+#: A picture seen unchanged for this many of its frame periods after its last tick has stopped moving (a pause);
+#: its pace is known from this many ticks at least.
+STOPPED = 4.0
+PACED = 6
 
 
 @dataclass(frozen=True)
@@ -139,9 +143,11 @@ class MotionWatch:
     ticks: deque[Tick] = field(default_factory=lambda: deque(maxlen=KEPT))
     scale: int = 1
     own: OwnEvents = field(default_factory=OwnEvents)
+    looked: float = 0.0  # when the loop last looked (the newest frame offered, a tick or not)
 
     def add(self, frame: np.ndarray, now: float) -> None:
         """A frame the loop saw; kept when it differs from the last tick."""
+        self.looked = now
         if not self.ticks:
             self.scale = 2 if frame.shape[1] > FULL_WIDTH else 1
         small = np.ascontiguousarray(frame[:: self.scale, :: self.scale])
@@ -151,6 +157,16 @@ class MotionWatch:
                 self.ticks.append(Tick(now, small))
             return
         self.ticks.append(Tick(now, small))
+
+    def stopped(self) -> float | None:
+        """When a picture that moved at a steady pace missed its next tick (its last tick plus its frame
+        period), once it has been seen unchanged for ``STOPPED`` periods since; None while it moves, or when too
+        few ticks were seen to know its pace."""
+        if len(self.ticks) < PACED:
+            return None
+        times = [tick.time for tick in self.ticks]
+        period = float(np.median(np.diff(times)))
+        return times[-1] + period if self.looked - times[-1] > STOPPED * period else None
 
     def surprise(self, since: float, *, learn: bool = False) -> Surprise | None:
         """The surprise of the ticks after ``since`` (when an input began), or None when too few ticks
