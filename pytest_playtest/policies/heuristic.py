@@ -40,6 +40,7 @@ WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (label
 WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again at most this often (seconds)
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
+TOGGLE_EVIDENCE = 2  # times a key must stop a moving picture and start it again to be taken for a pause
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
@@ -179,8 +180,10 @@ class HeuristicPolicy(Policy):
         self.player: Player | None = None  # goal play on a real-time game: the avatar and what moves it
         #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then
         self.toggled: tuple[str, int] | None = None
-        #: the key step a moving picture stopped at (a pause?), once it was pressed again to undo that
+        #: the key step a moving picture stopped at (a pause?), once it was pressed again to undo that, and how
+        #: often each key was seen to stop the picture and start it again
         self.stopped_by: Step | None = None
+        self.restarts: Counter[Action] = Counter()
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.paired: set[tuple[str, str]] = set()
         #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
@@ -247,11 +250,15 @@ class HeuristicPolicy(Policy):
 
     def _undo_stop(self, observation: Observation) -> Decision | None:
         """A picture that moved by itself and stopped when a key was pressed (a pause): that key is pressed once
-        more, as a person who saw the game stop would; when the picture moves again at once it was a toggle,
-        and is not used again (a paused game tests nothing)."""
+        more, as a person who saw the game stop would. When the picture moves again at once, twice (once may be
+        chance: a game whose last sprite left the screen comes back by itself), it is a toggle, and not used
+        again (a paused game tests nothing)."""
         history, stopped = observation.history, observation.stopped_at
         undone, self.stopped_by = self.stopped_by, None
         if undone is not None and stopped is None and history[-1].action == undone.action:
+            self.restarts[undone.action] += 1
+            if self.restarts[undone.action] < TOGGLE_EVIDENCE:
+                return None
             self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == undone.action)
             if self.now.streak is not None and self.now.streak.candidate.actions[0] == undone.action:
                 self.now.streak = None
