@@ -141,3 +141,27 @@ def test_a_change_the_app_made_by_itself_before_is_no_effect_when_it_comes_again
         other.add(frame, index * 0.1)
     surprise = other.surprise(29.5 * 0.1)
     assert surprise is not None and surprise.effect
+
+
+def test_a_picture_that_stopped_moving_says_when() -> None:
+    """A snake moving a cell every 0.1 s, then paused: once seen unchanged for four frame periods, the stop is
+    placed where its next frame was due; before that, and while it moves, there is no stop."""
+    watch = MotionWatch()
+    frames = snake([(100, 20 + 10 * i) for i in range(8)])
+    for index, frame in enumerate(frames):
+        watch.add(frame, index * 0.1)
+        assert watch.stopped() is None
+    watch.add(frames[-1], 0.95)  # the same picture, three periods on: a slow frame, maybe
+    assert watch.stopped() is None
+    watch.add(frames[-1], 1.15)
+    stopped = watch.stopped()
+    assert stopped is not None and abs(stopped - 0.8) < 1e-9
+
+
+def test_a_few_ticks_tell_no_pace_and_no_stop() -> None:
+    watch = MotionWatch()
+    for index, frame in enumerate(snake([(100, 20 + 10 * i) for i in range(3)])):
+        watch.add(frame, index * 0.1)
+    watch.add(picture([]), 0.3)
+    watch.add(picture([]), 5.0)
+    assert watch.stopped() is None
