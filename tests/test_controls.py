@@ -94,8 +94,9 @@ def test_a_typing_game_is_judged_on_the_letters_typed_while_shown() -> None:
     for controls in (working, ignoring):
         for beat in range(20):
             controls.observe_baseline(effect=beat % 10 == 0)
-        for key in letters.keys:  # random letters, none on screen: nothing to judge
+        for key in letters.keys:  # random letters, none on screen, pressed or held: nothing to judge
             tried(controls, Action.press(key), effect=False, moving=True, times=3)
+            tried(controls, Action.hold(key, 0.6), effect=False, moving=True, times=2)
     for key in letters.keys[:8]:
         tried(working, Action.press(key), effect=True, moving=True, times=2, aimed=True)
         tried(ignoring, Action.press(key), effect=False, moving=True, times=2, aimed=True)

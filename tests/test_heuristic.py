@@ -66,6 +66,9 @@ class FakeVision:
         self.asked += 1
         return list(self.by_state.get(key or "", self.found))
 
+    def read(self, frame: np.ndarray, key: str | None = None) -> list[TextBox]:
+        return []  # (noise frames show no text)
+
 
 @dataclass
 class SimApp:
@@ -340,6 +343,9 @@ def test_movement_keys_are_also_held() -> None:
     actions = SimApp(lambda state, action: None).play(HeuristicPolicy(context(WASD)), 40)
     assert {a.key for a in actions if a.kind == "hold"} == {"w", "a", "s", "d"}
     assert all(0 < a.seconds <= 1 for a in actions if a.kind == "hold")
+    letters = Vocabulary(keys=tuple("abcdefghijklmnopqrstuvwxyz"))  # a typing game: w, a, s, d are letters
+    typed = SimApp(lambda state, action: None).play(HeuristicPolicy(context(letters)), 60)
+    assert not any(a.kind == "hold" for a in typed) and len({a.key for a in typed}) > 20
 
 
 # -- keep playing --------------------------------------------------------------------------------------

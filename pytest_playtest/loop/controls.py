@@ -88,7 +88,7 @@ class DeadControls:
         frames changed beyond its own motion; a step during which it did not move tells nothing)."""
         if step.error or not judged:
             return
-        if self.vocabulary.types_characters and step.action.kind == "press" and not step.aimed:
+        if self.vocabulary.types_characters and step.action.kind in ("press", "hold") and not step.aimed:
             return  # a character key matters only while its character is shown: judged on the tries aimed so
         name = self._control(step)
         if name is None:

@@ -79,8 +79,9 @@ class InputCatalog:
         if v.typing:
             found += self._fields(widgets, enter="enter" in v.keys)
         found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
+        # (in an app that takes many letter keys, w, a, s, d are letters: held, they type a row of one)
         found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=3, repeatable=False)
-                  for key in v.safe_keys if key in MOVEMENT_KEYS]
+                  for key in v.safe_keys if key in MOVEMENT_KEYS and not (v.types_characters and len(key) == 1)]
         found += self._pointer_probes(widgets, size, v)
         if v.typing and not v.texts and not any(w.kind == "field" for w in widgets):
             # typing handled without fields (a game reading characters): type into the window
