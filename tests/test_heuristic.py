@@ -210,6 +210,18 @@ def test_hotkeys_right_clicks_drags_and_fields_come_from_the_vocabulary() -> Non
     assert set(after_typing) == {Action.press("enter"), Action.click(30, 20)}
 
 
+def test_a_form_is_sent_with_the_button_beside_its_field() -> None:
+    # a to-do list: Add beside the field sends it; a row's Delete further down is not the form's
+    field, add = Widget(Box(10, 10, 80, 20), "field"), Widget(Box(96, 10, 40, 20), "button", "Add")
+    delete = Widget(Box(96, 60, 40, 20), "button", "Delete")
+    vocabulary = Vocabulary(buttons=("left",), typing=True, texts=("Add", "Delete"))
+    actions = SimApp(lambda s, a: None, vision=FakeVision([field, add, delete])).play(
+        HeuristicPolicy(context(vocabulary)), 60)
+    after_typing = {actions[i + 1] for i, a in enumerate(actions[:-1]) if a.kind == "type_text"}
+    assert Action.click(*add.center) in after_typing and Action.click(*delete.center) not in after_typing
+    assert Action.click(*delete.center) in actions  # still pressed on its own
+
+
 def test_a_menu_entry_is_clicked_once_the_right_click_shows_it() -> None:
     # right-clicking the text opens a menu (a new picture over the same screen) holding "Sort lines"
     entry = Widget(Box(60, 60, 60, 16), "text", "Sort lines")

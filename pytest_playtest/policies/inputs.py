@@ -13,9 +13,11 @@ rest (holds, drags, the wheel, other texts).
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..actions import Action
+from ..geometry import Box
 from ..source import Vocabulary, split_hotkey
 from ..vision import Widget
 from .exploration import Candidate
@@ -23,8 +25,7 @@ from .exploration import Candidate
 GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
 FORM_TEXT = ("hello", "12")  # what a whole form is filled in with (words, then numbers)
-MAX_FORM_BUTTONS = 3  # the app's own buttons a filled-in form is sent with
-MAX_FORM_CHOICES = 8  # forms sent after choosing one option of a list (the first buttons' first options)
+MAX_FORM_CHOICES = 8  # forms sent after choosing one option of a list (the first lists' first options)
 CLEAR_FIELD = (Action.press("end"), Action.press("backspace", 40))
 CLICKABLE = ("button", "field", "shape")
 MOVEMENT_KEYS = frozenset({"left", "right", "up", "down", "w", "a", "s", "d", "h", "j", "k", "l"})
@@ -138,20 +139,23 @@ class InputCatalog:
 
     def _forms(self, widgets: list[Widget], clicks: list[Candidate], choices: list[Candidate], *,
                typing: bool) -> list[Candidate]:
-        """A form sent as a person sends it, with one of the app's own buttons after each change: each option of
-        a list chosen with the fields emptied (a filter or a settings form is tried one choice at a time), and
-        every field filled in (a form whose fields are required is never sent one field at a time). They come
-        before the bare choices: a choice shows what it does when the form is sent."""
+        """A form sent as a person sends it, with the app's own button nearest its controls (the one that
+        sends it): every field filled in (a form whose fields are required is never sent one field at a
+        time), then each option of a list chosen and sent, once with the fields as they are and once emptied
+        (a filter or settings form is tried one choice at a time). They come before the bare choices: a
+        choice shows what it does when the form is sent."""
         fields = [w for w in widgets if w.kind == "field"] if typing else []
-        buttons = [c for c in clicks if c.rank == 0][:MAX_FORM_BUTTONS]
-        sent = [(button, choice) for button in buttons for choice in choices][:MAX_FORM_CHOICES]
-        found = [Candidate(f"form:{button.name}:{choice.name}",
-                           (*choice.actions, *_filled(fields, ""), *button.actions), rank=0, repeatable=False,
-                           label=f"{choice.label}, then {button.label}")
-                 for button, choice in sent]
-        found += [Candidate(f"form:{button.name}:{text}", (*_filled(fields, text), *button.actions), rank=0,
-                            repeatable=False, label=f"fill in the form, then {button.label}")
-                  for button in buttons for text in (FORM_TEXT if fields else ())]
+        controls = [w.box for w in widgets if w.kind == "choice"] + [w.box for w in fields]
+        button = _nearest([c for c in clicks if c.rank == 0], controls)
+        if button is None:
+            return []
+        found = [Candidate(f"form:{button.name}:{text}", (*_filled(fields, text), *button.actions), rank=0,
+                           repeatable=False, label=f"fill in the form, then {button.label}")
+                 for text in (FORM_TEXT if fields else ())]
+        emptied = (*_filled(fields, ""), *button.actions) if fields else ()
+        found += [Candidate(f"form:{button.name}:{choice.name}", (*choice.actions, *button.actions, *emptied),
+                            rank=0, repeatable=False, label=f"{choice.label}, then {button.label}")
+                  for choice in choices[:MAX_FORM_CHOICES]]
         return found
 
     def _fields(self, widgets: list[Widget], *, enter: bool) -> list[Candidate]:
@@ -202,6 +206,21 @@ class InputCatalog:
         x, y = widget.center
         return Candidate(f"click@{self.places.name(x, y)}", (Action.click(x, y),), rank=rank,
                          label=widget.text or widget.kind, box=widget.box)
+
+
+def _nearest(buttons: list[Candidate], controls: list[Box]) -> Candidate | None:
+    """The button closest to a form's controls (the first of equals: reading order), if the form has any."""
+    placed = [(button, button.box) for button in buttons if button.box is not None]
+    if not controls or not placed:
+        return None
+    return min(placed, key=lambda pair: min(_gap(pair[1], control) for control in controls))[0]
+
+
+def _gap(a: Box, b: Box) -> float:
+    """The distance between two boxes' edges (0 when they touch or overlap)."""
+    dx = max(0, b.x - a.right, a.x - b.right)
+    dy = max(0, b.y - a.bottom, a.y - b.bottom)
+    return math.hypot(dx, dy)
 
 
 def _filled(fields: list[Widget], text: str) -> list[Action]:
