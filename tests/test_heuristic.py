@@ -81,6 +81,7 @@ class SimApp:
     self_changing: bool = False
     resting: frozenset[str] = frozenset()  # states whose picture stands still even in a self-changing app
     seconds_per_step: float = 0.0  # how long a step takes (the clock stands still by default)
+    texts: dict[str, str] = field(default_factory=dict)  # what the screen says in a state (read by the loop)
 
     def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
         for _ in range(count):
@@ -93,7 +94,7 @@ class SimApp:
         now = len(self.steps) * self.seconds_per_step
         observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
                                   elapsed=now, history=self.steps, vision=self.vision, launch=self.launch,
-                                  stopped_at=self._stopped_at())
+                                  stopped_at=self._stopped_at(), seen_text=self.texts.get(self.state.split("~")[0], ""))
         decision = policy.decide(observation)
         action = decision.action
         before = self.state
@@ -342,6 +343,20 @@ def test_a_key_that_stopped_a_moving_picture_is_pressed_again_and_then_left_alon
         # each pause undone at the next step; after TOGGLE_EVIDENCE pauses and restarts P is used no more
         assert len(presses) == 2 * TOGGLE_EVIDENCE, (keys, presses)
         assert [s.index for s in app.steps if s.before_hash == "paused"] == presses[1::2], (keys, presses)
+
+
+def test_a_key_after_which_the_screen_says_paused_is_pressed_again_and_then_left_alone() -> None:
+    """Stars move behind the game whether it is paused or not (the motion rule cannot tell), but the screen
+    says "PAUSED": the key is pressed again at once, and not used again once the word is gone."""
+    def pausable(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind == "press" and action.key == "p":
+            return ("paused" if state == "play" else "play"), 0
+        return None
+
+    app = SimApp(pausable, state="play", self_changing=True, texts={"paused": "Score: 0\nPAUSED"})
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
+    presses = [s.index for s in app.steps if s.action.key == "p"]
+    assert len(presses) == 2 and presses[1] == presses[0] + 1, presses
 
 
 def test_an_animating_app_repeats_only_to_a_small_bound() -> None:

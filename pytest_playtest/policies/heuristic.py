@@ -34,12 +34,14 @@ from .player import Player
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
 LOSS = re.compile(r"game\s*over|you\s*lose|you\s*lost|try\s*again|crashed|press .*(re)?start", re.I)
+PAUSED = re.compile(r"\bpaused\b", re.I)
 NUMBER = re.compile(r"(?:score|points?|pts)\D{0,3}(\d+)", re.I)
 SAME_SCREEN = 6  # hamming distance below which two perceptual hashes are one screen
 WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (labels change)
 WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again at most this often (seconds)
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
+PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
 TOGGLE_EVIDENCE = 2  # times a key must stop a moving picture and start it again to be taken for a pause
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
@@ -184,6 +186,9 @@ class HeuristicPolicy(Policy):
         #: often each key was seen to stop the picture and start it again
         self.stopped_by: Step | None = None
         self.restarts: Counter[Action] = Counter()
+        #: whether the screen said it was paused at the last look, and the key pressed again to undo that
+        self.said_paused = False
+        self.unpausing: Action | None = None
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.paired: set[tuple[str, str]] = set()
         #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
@@ -226,7 +231,8 @@ class HeuristicPolicy(Policy):
     # -- decisions ----------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision:
         self._notice(observation)
-        undo = self._undo_blanking(observation) or self._undo_stop(observation) or self._undo_mode()
+        undo = self._undo_blanking(observation) or self._undo_pause(observation) or self._undo_stop(observation) \
+            or self._undo_mode()
         if undo is not None:
             return undo
         if self.context.strategy == "goal":
@@ -248,6 +254,29 @@ class HeuristicPolicy(Policy):
         self.memory.disruptive.add(name)
         return Decision(last.action, note=f"undo {name}: it blanked the window")
 
+    def _undo_pause(self, observation: Observation) -> Decision | None:
+        """A screen that says it is paused just after a key (a pause hidden from the motion rule by a moving
+        backdrop): that key is pressed again, as a person would; once the word goes, it is not used again."""
+        paused = bool(PAUSED.search(observation.seen_text))
+        was, self.said_paused = self.said_paused, paused
+        if not paused and self.unpausing is not None:
+            self._retire(self.unpausing)
+            self.unpausing = None
+        if not paused or was:
+            return None
+        cause = next((step.action for step in reversed(observation.history[-PAUSE_CAUSE:])
+                      if step.action.kind in ("press", "hotkey")), None)
+        if cause is None:
+            return None
+        self.unpausing = cause
+        return Decision(cause, note="again: the screen says it is paused")
+
+    def _retire(self, action: Action) -> None:
+        """The inputs that start with ``action`` (a pause key) are not used again: a paused game tests nothing."""
+        self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == action)
+        if self.now.streak is not None and self.now.streak.candidate.actions[0] == action:
+            self.now.streak = None
+
     def _undo_stop(self, observation: Observation) -> Decision | None:
         """A picture that moved by itself and stopped when a key was pressed (a pause): that key is pressed once
         more, as a person who saw the game stop would. When the picture moves again at once, twice (once may be
@@ -259,9 +288,7 @@ class HeuristicPolicy(Policy):
             self.restarts[undone.action] += 1
             if self.restarts[undone.action] < TOGGLE_EVIDENCE:
                 return None
-            self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == undone.action)
-            if self.now.streak is not None and self.now.streak.candidate.actions[0] == undone.action:
-                self.now.streak = None
+            self._retire(undone.action)
             return None
         if stopped is None:
             return None
