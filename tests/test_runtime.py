@@ -21,6 +21,7 @@ from pytest_playtest.runtime.app import App, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen, difference
+from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Vision
 from tests.conftest import APPS, pid_alive, wait_gone
 
@@ -154,6 +155,22 @@ def test_an_exit_is_judged_on_the_whole_output(display: Display, launch, tmp_pat
     assert oracles.check_exit(0)
     assert [f.message for f in oracles.findings] == ["the app exited with code 1: MemoryError: the last piece"]
     assert app.text_output("stderr").endswith("MemoryError: the last piece")
+
+
+@pytest.mark.parametrize(("changes", "over"), [(3, False), (30, True)])
+def test_only_an_app_that_moved_like_a_game_is_over_for_good_when_it_stands_still(
+        display: Display, launch, changes: int, over: bool) -> None:
+    """A page whose toast faded three times in 20 s, then stood still while inputs changed nothing, is a page
+    between inputs; a game that changed 30 times in those 20 s and then stood so is over."""
+    app = launch(TK_TOY)
+    oracles = Oracles(app, [], OracleSettings(stall_after=1.0))
+    start = time.monotonic()
+    for _ in range(changes):
+        oracles.observe_idle(True, start)
+    for index in range(1, 6):
+        oracles.after_step(Step(index, Action.press("end")), on_widget=False, now=start)
+    assert oracles.animating
+    assert oracles.stalled(start + 20.0) is over
 
 
 def test_fatal_signal_is_named(display: Display, launch) -> None:

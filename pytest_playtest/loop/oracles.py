@@ -56,6 +56,7 @@ class Oracles:
         self._reported_exceptions: set[str] = set()
         self._last_change = time.monotonic()
         self._idle_changes = 0
+        self._launched = time.monotonic()
         self._no_effect_run: list[Step] = []
         self._effect_kinds: dict[str, int] = {}
         self._first_no_effect_at: float | None = None
@@ -86,6 +87,7 @@ class Oracles:
         self._output_seen = 0
         self._last_change = time.monotonic()
         self._idle_changes = 0
+        self._launched = time.monotonic()
         self._no_effect_run.clear()
         self._first_no_effect_at = None
         self._input_drained_at = -float("inf")
@@ -242,10 +244,16 @@ class Oracles:
         return len(self._no_effect_run)
 
     def stalled(self, now: float) -> bool:
-        """Whether an animating app has stopped for good: still for ``stall_after`` seconds while the last
-        ``probe_inputs`` inputs changed nothing (the freeze oracle, asked first, found it reading them)."""
-        return (self.animating and not self.frozen and now - self._last_change >= self.settings.stall_after
+        """Whether an app that moved like a game has stopped for good: still for ``stall_after`` seconds while
+        the last ``probe_inputs`` inputs changed nothing (the freeze oracle, asked first, found it reading them)."""
+        return (self.animating and self._moved_steadily(now) and not self.frozen
+                and now - self._last_change >= self.settings.stall_after
                 and len(self._no_effect_run) >= self.settings.probe_inputs)
+
+    def _moved_steadily(self, now: float) -> bool:
+        """Whether the app moved by itself like a game does (changes seen without input at ``steady_rate`` a
+        second of its launch), not now and then as a page does (a toast that fades, a list that settles)."""
+        return self._idle_changes >= self.settings.steady_rate * (now - self._launched)
 
     def after_step(self, step: Step, on_widget: bool, now: float, *, state: str | None = None,
                    buttons: Sequence[Widget] = ()) -> None:

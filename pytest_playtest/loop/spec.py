@@ -62,6 +62,9 @@ class OracleSettings:
     #: an app that animated and has stood still this long (seconds), ignoring ``probe_inputs`` inputs in a
     #: row while it reads them, has stopped for good (a game over with no restart): it is launched again
     stall_after: float = 3.0
+    #: ... and only when it moved like a game: it changed by itself this often (per second of its launch, on
+    #: average); a page whose toast faded now and then, standing still between inputs, is not over
+    steady_rate: float = 0.5
 
 
 @dataclass
