@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import sys
+import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -34,6 +35,8 @@ from pytest_playtest.policies.heuristic import (
     GAME_KEYS,
     QUIT_AT,
     TOGGLE_EVIDENCE,
+    WIDGET_PERIOD,
+    WIDGET_SHARE,
     HeuristicPolicy,
 )
 from pytest_playtest.runtime.display import Display
@@ -82,6 +85,7 @@ class SimApp:
     resting: frozenset[str] = frozenset()  # states whose picture stands still even in a self-changing app
     seconds_per_step: float = 0.0  # how long a step takes (the clock stands still by default)
     texts: dict[str, str] = field(default_factory=dict)  # what the screen says in a state (read by the loop)
+    text_lag: int = 0  # how many steps the reading of the screen's text lags (a background OCR on a busy machine)
 
     def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
         for _ in range(count):
@@ -94,7 +98,8 @@ class SimApp:
         now = len(self.steps) * self.seconds_per_step
         observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
                                   elapsed=now, history=self.steps, vision=self.vision, launch=self.launch,
-                                  stopped_at=self._stopped_at(), seen_text=self.texts.get(self.state.split("~")[0], ""))
+                                  stopped_at=self._stopped_at(), seen_text=self._seen_text(),
+                                  text_read_at=max(len(self.steps) - self.text_lag, 0))
         decision = policy.decide(observation)
         action = decision.action
         before = self.state
@@ -110,6 +115,13 @@ class SimApp:
         self.steps.append(step)
         policy.record(step)
         return step
+
+    def _seen_text(self) -> str:
+        """What the screen said ``text_lag`` steps ago."""
+        read_at = max(len(self.steps) - self.text_lag, 0)
+        shown = self.steps[read_at - 1].after_hash if read_at else self.steps[0].before_hash if self.steps \
+            else self.state
+        return self.texts.get(shown.split("~")[0], "")
 
     def _stopped_at(self) -> float | None:
         """As the loop's motion watch tells: when a self-changing app came to rest (half a step after the one
@@ -357,6 +369,60 @@ def test_a_key_after_which_the_screen_says_paused_is_pressed_again_and_then_left
     app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
     presses = [s.index for s in app.steps if s.action.key == "p"]
     assert len(presses) == 2 and presses[1] == presses[0] + 1, presses
+
+
+def test_a_pause_read_late_is_undone_with_the_key_pressed_before_the_reading() -> None:
+    """The screen's text is read two steps late (P is pressed on meanwhile: the stars move either way). The
+    key pressed before the frame read says paused is pressed once more; the readings of frames from before
+    that press, still paused, are old news; P is not pressed again."""
+    def pausable(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind == "press" and action.key == "p":
+            return ("paused" if state == "play" else "play"), 0
+        return None
+
+    app = SimApp(pausable, state="play", self_changing=True, texts={"paused": "Score: 0\nPAUSED"}, text_lag=2)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
+    again = [s.index for s in app.steps if s.note == "again: the screen says it is paused"]
+    assert len(again) == 1, [(s.index, s.action.key, s.note) for s in app.steps]
+    assert not any(s.action.key == "p" for s in app.steps[again[0]:])
+    assert app.state.split("~")[0] == "play"
+
+
+def test_a_restart_key_is_pressed_again_only_after_a_reading_taken_since() -> None:
+    """A game over read late is still on screen at the next steps: one restart key, then play, until a reading
+    taken after that key shows whether it worked."""
+    def over_until_r(state: str, action: Action) -> tuple[str, int] | None:
+        return ("play", 1) if state == "over" and action.key == "r" else None
+
+    app = SimApp(over_until_r, state="over", texts={"over": "GAME OVER press R to restart"}, text_lag=3)
+    app.play(HeuristicPolicy(context(WASD, strategy="goal")), 12)
+    restarts = [s.index for s in app.steps if s.note == "restart after a loss"]
+    assert restarts == [1], [(s.index, s.action.key, s.note) for s in app.steps]
+
+
+class SlowVision(FakeVision):
+    """Widget detection that takes ``seconds`` (an OCR pass on a busy machine); notes the steps it looked at."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__([Widget(Box(10, 10, 40, 20), "button", "Fire")])
+        self.seconds = seconds
+        self.looked_at: list[int] = []
+
+    def widgets(self, frame: np.ndarray, key: str | None = None) -> list[Widget]:
+        time.sleep(self.seconds)
+        self.looked_at.append(int((key or "~0").split("~")[1]))
+        return super().widgets(frame, key)
+
+
+def test_a_moving_game_is_looked_over_for_widgets_no_more_than_a_share_of_the_time() -> None:
+    """Each look for widgets costs 0.75 s: the game goes on meanwhile, so once it is seen to move they are
+    looked for every 3 s of its time (6 steps of 0.5 s, 7 when the look overran), not every WIDGET_PERIOD."""
+    assert 0.75 / WIDGET_SHARE > WIDGET_PERIOD
+    vision = SlowVision(0.75)
+    app = SimApp(lambda state, action: None, self_changing=True, vision=vision, seconds_per_step=0.5)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left",), texts=("Fire",)))), 30)
+    moving = vision.looked_at[2:]  # (the first two frames: not yet known to move, each a new screen)
+    assert len(moving) >= 3 and all(6 <= b - a <= 7 for a, b in itertools.pairwise(moving)), vision.looked_at
 
 
 def test_an_animating_app_repeats_only_to_a_small_bound() -> None:

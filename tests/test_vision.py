@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from pytest_playtest.loop.workers import TextReader
 from pytest_playtest.vision import Box, Grid, TextBox, Vision, changed_regions, hamming, ocr, perceptual_hash, pixels
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "vision"
@@ -224,6 +225,15 @@ def test_read_on_real_screenshots() -> None:
     assert "Score: 0" in Vision().text(fixture("aliens.png"))
     lines = Vision().text(fixture("tk_form.png")).split("\n")
     assert lines == ["Name Ada", "Email", "Subscribe", "Submit Cancel"]
+
+
+def test_the_background_reader_says_after_which_step_its_frame_was_taken() -> None:
+    """A policy judges the text against the inputs made before its frame (the reader lags on a busy machine)."""
+    steps: list[int] = []
+    reader = TextReader(Vision(), lambda text, step, pieces: steps.append(step))
+    reader.offer(hud_frame(12), "frame-a", 3)
+    reader.close()
+    assert reader.text.startswith("Score: 12") and reader.read_at == 3 and steps == [3]
 
 
 def test_read_is_cached_by_key(ocr_calls: list[tuple[int, int]]) -> None:

@@ -225,7 +225,8 @@ class Playthrough:
         seen_text = self.reader.text if self.reader else ""
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
-                                  seen_text=seen_text, launch=len(self.launcher.apps), page=self._page(),
+                                  seen_text=seen_text, text_read_at=self.reader.read_at if self.reader else 0,
+                                  launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else (),
                                   stopped_at=self._stopped_at())
         retry = None if self._scripted else self.retries.next(

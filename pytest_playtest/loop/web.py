@@ -83,10 +83,16 @@ class DomReader:
         self._ocr: TextReader | None = None
         self.dom_text = ""
         self.ocr_text = ""
+        self._dom_read_at = 0
 
     @property
     def text(self) -> str:
         return f"{self.dom_text}\n{self.ocr_text}" if self.ocr_text else self.dom_text
+
+    @property
+    def read_at(self) -> int:
+        """The steps done when the oldest part of ``text`` was read (the canvas's OCR lags the DOM)."""
+        return min(self._dom_read_at, self._ocr.read_at) if self.ocr_text and self._ocr else self._dom_read_at
 
     def offer(self, frame: np.ndarray, key: str, step: int) -> None:
         """Read the page now (a page that does not answer in time is the freeze oracle's to judge)."""
@@ -96,7 +102,7 @@ class DomReader:
             raise
         except (DevToolsTimeout, AppError):
             return
-        self.dom_text = state.text
+        self.dom_text, self._dom_read_at = state.text, step
         if self.queries:
             self.tracker.observe_facts(state.facts, step)
         if state.canvas and self.tracker.needs_text:

@@ -32,6 +32,8 @@ class TextReader:
         self._wake = threading.Condition()
         self._stop = False
         self.text = ""
+        #: the steps done when the frame ``text`` was read from was taken: later inputs are not in the text
+        self.read_at = 0
         self._thread = threading.Thread(target=self._loop, daemon=True, name="playtest-ocr")
         self._thread.start()
 
@@ -58,7 +60,7 @@ class TextReader:
                 # only the places that changed since the last read are read again
                 self._vision.read_changed(frame, key, last_key, changed_regions(last_frame, frame))
             last_frame, last_key = frame, key
-            self.text = self._vision.text(frame, key=key)
+            self.text, self.read_at = self._vision.text(frame, key=key), step
             self._on_text(self.text, step, [box.text for box in self._vision.read(frame, key=key)])
             rest = (time.monotonic() - began) * (1 / self._share - 1)
 

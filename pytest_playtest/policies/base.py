@@ -80,6 +80,8 @@ class Observation:
     vision: Vision
     #: the newest text the background OCR has read (may lag a few frames; "" when nothing reads)
     seen_text: str = ""
+    #: the steps done when the frame ``seen_text`` was read from was taken: inputs after that are not in it
+    text_read_at: int = 0
     #: which launch of the app this is (the app is launched again after it exits normally)
     launch: int = 1
     #: a web app's page: its DOM text and clickable elements replace OCR and widget detection

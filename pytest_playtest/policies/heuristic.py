@@ -17,6 +17,7 @@ Both are seeded: the same app and seed give the same choices.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
@@ -39,6 +40,9 @@ NUMBER = re.compile(r"(?:score|points?|pts)\D{0,3}(\d+)", re.I)
 SAME_SCREEN = 6  # hamming distance below which two perceptual hashes are one screen
 WIDGET_REFRESH = 8  # re-detect a screen's widgets after this many visits (labels change)
 WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again at most this often (seconds)
+#: ... and finding them takes at most this share of the time: the game goes on while the tester looks, and on a
+#: busy machine one look (an OCR pass) can take seconds
+WIDGET_SHARE = 0.25
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
 PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
@@ -186,13 +190,17 @@ class HeuristicPolicy(Policy):
         #: often each key was seen to stop the picture and start it again
         self.stopped_by: Step | None = None
         self.restarts: Counter[Action] = Counter()
-        #: whether the screen said it was paused at the last look, and the key pressed again to undo that
+        #: whether the screen said it was paused at the last reading, the steps done when that was read (a
+        #: reading is judged once), and the key pressed again to undo that
         self.said_paused = False
+        self.paused_read_at = 0
         self.unpausing: Action | None = None
+        self.restarted_at = 0  # the step that pressed a restart key last (a loss read before it is old news)
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.paired: set[tuple[str, str]] = set()
         #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
         self.latest_widgets: tuple[float, list[Widget]] = (-WIDGET_PERIOD, [])
+        self.widget_period = WIDGET_PERIOD
         #: in an app taking many character keys: when its screen was last read, and the characters it showed
         self.characters: tuple[float, set[str]] = (-WIDGET_PERIOD, set())
 
@@ -256,7 +264,13 @@ class HeuristicPolicy(Policy):
 
     def _undo_pause(self, observation: Observation) -> Decision | None:
         """A screen that says it is paused just after a key (a pause hidden from the motion rule by a moving
-        backdrop): that key is pressed again, as a person would; once the word goes, it is not used again."""
+        backdrop): that key is pressed again, as a person would; once the word goes, it is not used again.
+        Each reading is judged once, against the keys pressed before its frame: the text may be read late,
+        and a key pressed since is not what paused the game."""
+        read_at = observation.text_read_at
+        if read_at <= self.paused_read_at:
+            return None
+        self.paused_read_at = read_at
         paused = bool(PAUSED.search(observation.seen_text))
         was, self.said_paused = self.said_paused, paused
         if not paused and self.unpausing is not None:
@@ -264,16 +278,22 @@ class HeuristicPolicy(Policy):
             self.unpausing = None
         if not paused or was:
             return None
-        cause = next((step.action for step in reversed(observation.history[-PAUSE_CAUSE:])
+        cause = next((step.action for step in reversed(observation.history[:read_at][-PAUSE_CAUSE:])
                       if step.action.kind in ("press", "hotkey")), None)
         if cause is None:
             return None
         self.unpausing = cause
+        self.paused_read_at = observation.step - 1  # the frames read until this press: paused, as known
+        self._stop_streak(cause)
         return Decision(cause, note="again: the screen says it is paused")
 
     def _retire(self, action: Action) -> None:
         """The inputs that start with ``action`` (a pause key) are not used again: a paused game tests nothing."""
         self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == action)
+        self._stop_streak(action)
+
+    def _stop_streak(self, action: Action) -> None:
+        """A streak repeating ``action`` ends (a key suspected of pausing the game is not pressed on and on)."""
         if self.now.streak is not None and self.now.streak.candidate.actions[0] == action:
             self.now.streak = None
 
@@ -320,7 +340,8 @@ class HeuristicPolicy(Policy):
         name, _, _ = log[last]
         after, before = log[last + 1:], log[max(0, last - MODE_PROBE):last]
         if (len(after) == MODE_PROBE and not any(effect for _, effect, _ in after)
-                and sum(effect for _, effect, _ in before) >= 2 and name in self.memory.known):
+                and sum(effect for _, effect, _ in before) >= 2 and name in self.memory.known
+                and name not in self.memory.disruptive):  # (a key known to pause would pause again)
             self.toggled = (name, len(log))
             return Decision(self.memory.known[name].actions[0], note=f"undo {name}?: nothing worked after it")
         return None
@@ -554,9 +575,11 @@ class HeuristicPolicy(Policy):
             return screen
         if self.animating:
             # every frame of a game that moves by itself is another screen: what was found lately stands for
-            # all of them, looked for again every WIDGET_PERIOD (finding them costs an OCR pass)
-            if observation.elapsed - self.latest_widgets[0] >= WIDGET_PERIOD:
+            # all of them, looked for again every widget_period (finding them costs an OCR pass)
+            if observation.elapsed - self.latest_widgets[0] >= self.widget_period:
+                began = time.perf_counter()
                 self.latest_widgets = (observation.elapsed, observation.widgets())
+                self.widget_period = max(WIDGET_PERIOD, (time.perf_counter() - began) / WIDGET_SHARE)
             screen.widgets = self.latest_widgets[1]
         elif new or screen.visits % WIDGET_REFRESH == 1 or self._big_change(observation):
             screen.widgets = observation.widgets()
@@ -568,11 +591,15 @@ class HeuristicPolicy(Policy):
 
     # -- goal play ----------------------------------------------------------------------------------------
     def _restart(self, observation: Observation) -> Decision | None:
-        """After a loss shown on screen, a restart key; meanwhile, a score that rose credits what led to it."""
+        """After a loss shown on screen, a restart key, once per reading of the screen taken since the last
+        one (a person presses it and looks); meanwhile, a score that rose credits what led to it."""
         text = observation.seen_text
         if LOSS.search(text):
+            if observation.text_read_at < self.restarted_at:
+                return None  # read before the last restart key: whether that worked is not known yet
             keys = self.inputs.play_keys()
             restart = [k for k in ("space", "enter", "r", "n") if k in keys] or ["space", "enter", "r"]
+            self.restarted_at = observation.step
             return Decision(Action.press(self.rng.choice(restart)), note="restart after a loss")
         self._credit_score(text)
         return None
