@@ -425,6 +425,37 @@ def test_a_moving_game_is_looked_over_for_widgets_no_more_than_a_share_of_the_ti
     assert len(moving) >= 3 and all(6 <= b - a <= 7 for a, b in itertools.pairwise(moving)), vision.looked_at
 
 
+def test_a_key_before_a_lull_of_a_moving_game_is_pressed_again_and_stays_in_use() -> None:
+    """Every input does nothing for a while (a moving game's inputs look dead now and then): the key pressed
+    before that is pressed again, as a pause would be undone; once may be chance, and it is used on."""
+    calls = itertools.count()
+
+    def lull(state: str, action: Action) -> tuple[str, int] | None:
+        n = next(calls)
+        return None if 14 <= n < 22 or action.kind not in ("press", "hold") else (f"s{n}", 0)
+
+    app = SimApp(lull, self_changing=True)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("space", "left", "right")), strategy="goal")), 60)
+    undone = [s for s in app.steps if s.note.startswith("undo")]
+    assert len(undone) == 1, [(s.index, s.action.key, s.note) for s in app.steps]
+    assert any(s.action.key == undone[0].action.key for s in app.steps[undone[0].index + 5:])
+
+
+def test_a_key_after_which_nothing_works_until_it_is_pressed_again_is_retired_the_second_time() -> None:
+    moves = itertools.count()
+
+    def pausable(state: str, action: Action) -> tuple[str, int] | None:
+        if action.key == "p":
+            return ("paused" if state.startswith("play") else "play"), 0
+        return (f"play{next(moves)}", 0) if state.startswith("play") and action.kind in ("press", "hold") else None
+
+    app = SimApp(pausable, state="play", self_changing=True)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("p", "left", "right")), strategy="goal")), 120)
+    undone = [s.index for s in app.steps if s.note == "undo key:p?: nothing worked after it"]
+    assert len(undone) == TOGGLE_EVIDENCE, [(s.index, s.action.key, s.note) for s in app.steps]
+    assert not any(s.action.key == "p" for s in app.steps[undone[-1]:])
+
+
 def test_an_animating_app_repeats_only_to_a_small_bound() -> None:
     app = SimApp(line_walk(100), self_changing=True)
     app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "left")))), 30)

@@ -46,7 +46,7 @@ WIDGET_SHARE = 0.25
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
 PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
-TOGGLE_EVIDENCE = 2  # times a key must stop a moving picture and start it again to be taken for a pause
+TOGGLE_EVIDENCE = 2  # times a key must stop a game (or all its inputs) and start it again to be taken for a pause
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
@@ -184,8 +184,10 @@ class HeuristicPolicy(Policy):
         self.quit_tried = False
         self.showed = False  # whether the last look showed a picture (not one colour)
         self.player: Player | None = None  # goal play on a real-time game: the avatar and what moves it
-        #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then
+        #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then; how
+        #: often each key seemed to (once may be chance: a moving game's inputs look dead now and then)
         self.toggled: tuple[str, int] | None = None
+        self.mode_toggles: Counter[str] = Counter()
         #: the key step a moving picture stopped at (a pause?), once it was pressed again to undo that, and how
         #: often each key was seen to stop the picture and start it again
         self.stopped_by: Step | None = None
@@ -321,14 +323,16 @@ class HeuristicPolicy(Policy):
 
     def _undo_mode(self) -> Decision | None:
         """In a game, a key after which nothing else works any more (a pause, a menu over it) is pressed again;
-        when inputs work again it was a toggle: tried now, and not used again (a paused game tests nothing).
-        A key before a game over is pressed once more to no effect, and stays in use."""
+        when inputs work again it seemed a toggle, and once it seemed so twice it is not used again (a paused
+        game tests nothing). A key before a game over is pressed once more to no effect, and stays in use."""
         log = self.memory.log
         if self.toggled is not None:
             name, since = self.toggled
             after = log[since:]
             if any(effect for _, effect, _ in after):
-                self.memory.disruptive.add(name)
+                self.mode_toggles[name] += 1
+                if self.mode_toggles[name] >= TOGGLE_EVIDENCE:
+                    self.memory.disruptive.add(name)
                 self.toggled = None
             elif len(after) >= MODE_PROBE:
                 self.toggled = None
