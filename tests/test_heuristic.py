@@ -388,6 +388,31 @@ def test_a_pause_read_late_is_undone_with_the_key_pressed_before_the_reading() -
     assert app.state.split("~")[0] == "play"
 
 
+def test_a_pause_key_is_pressed_again_while_the_screen_still_says_paused_and_else_played_again() -> None:
+    """The game misses the first press that should resume it: P is pressed again, out of play meanwhile. A game
+    that stays paused whatever is pressed (paused by something else) gets P twice, and P is played again."""
+    def missed_once(state: str, action: Action) -> tuple[str, int] | None:
+        if action.kind != "press" or action.key != "p":
+            return None
+        return {"play": ("paused", 0), "paused": ("paused-pressed", 0), "paused-pressed": ("play", 0)}[state]
+
+    texts = {"paused": "PAUSED", "paused-pressed": "PAUSED", "stuck": "PAUSED"}
+    app = SimApp(missed_once, state="play", self_changing=True, texts=texts)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
+    again = [s.index for s in app.steps if s.note == "again: the screen says it is paused"]
+    assert len(again) == 2 and app.state.split("~")[0] == "play", [(s.index, s.action.key, s.note) for s in app.steps]
+    assert not any(s.action.key == "p" for s in app.steps[again[-1]:])
+
+    def stuck(state: str, action: Action) -> tuple[str, int] | None:
+        return ("stuck", 0) if action.kind == "press" and action.key == "p" else None
+
+    app = SimApp(stuck, state="play", self_changing=True, texts=texts)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
+    again = [s.index for s in app.steps if s.note == "again: the screen says it is paused"]
+    assert len(again) == 2, [(s.index, s.action.key, s.note) for s in app.steps]
+    assert any(s.action.key == "p" for s in app.steps[again[-1]:])
+
+
 def test_a_restart_key_is_pressed_again_only_after_a_reading_taken_since() -> None:
     """A game over read late is still on screen at the next steps: one restart key, then play, until a reading
     taken after that key shows whether it worked."""

@@ -46,6 +46,7 @@ WIDGET_SHARE = 0.25
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
 PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
+UNPAUSE_TRIES = 2  # presses of that key while the screen still says paused before it is taken for no pause key
 TOGGLE_EVIDENCE = 2  # times a key must stop a game (or all its inputs) and start it again to be taken for a pause
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
@@ -160,6 +161,16 @@ class Underway:
 
 
 @dataclass
+class Unpausing:
+    """A key pressed again because the screen said paused after it; the inputs that were retired for it, and
+    how often it was pressed so."""
+
+    cause: Action
+    retired: set[str]
+    tries: int = 1
+
+
+@dataclass
 class Scoring:
     """Goal play: the score last read on screen."""
 
@@ -196,7 +207,7 @@ class HeuristicPolicy(Policy):
         #: reading is judged once), and the key pressed again to undo that
         self.said_paused = False
         self.paused_read_at = 0
-        self.unpausing: Action | None = None
+        self.unpausing: Unpausing | None = None
         self.restarted_at = 0  # the step that pressed a restart key last (a loss read before it is old news)
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.paired: set[tuple[str, str]] = set()
@@ -266,33 +277,44 @@ class HeuristicPolicy(Policy):
 
     def _undo_pause(self, observation: Observation) -> Decision | None:
         """A screen that says it is paused just after a key (a pause hidden from the motion rule by a moving
-        backdrop): that key is pressed again, as a person would; once the word goes, it is not used again.
-        Each reading is judged once, against the keys pressed before its frame: the text may be read late,
-        and a key pressed since is not what paused the game."""
+        backdrop): that key is pressed again, as a person would, and not used in play again (pressed on, it
+        would pause the game anew). Each reading is judged once, against the keys pressed before its frame:
+        the text may be read late, and a key pressed since is not what paused the game. While readings taken
+        after the key still say paused, it is pressed again, up to UNPAUSE_TRIES times; then it was not the
+        pause key, and is played again."""
         read_at = observation.text_read_at
         if read_at <= self.paused_read_at:
             return None
         self.paused_read_at = read_at
         paused = bool(PAUSED.search(observation.seen_text))
         was, self.said_paused = self.said_paused, paused
-        if not paused and self.unpausing is not None:
-            self._retire(self.unpausing)
+        undoing = self.unpausing
+        if not paused:
             self.unpausing = None
-        if not paused or was:
             return None
-        cause = next((step.action for step in reversed(observation.history[:read_at][-PAUSE_CAUSE:])
-                      if step.action.kind in ("press", "hotkey")), None)
-        if cause is None:
+        if undoing is None:
+            cause = None if was else next((step.action for step in reversed(observation.history[:read_at])
+                                           if step.action.kind in ("press", "hotkey")
+                                           and step.index > read_at - PAUSE_CAUSE), None)
+            if cause is None:
+                return None
+            undoing = self.unpausing = Unpausing(cause, self._retire(cause))
+        elif undoing.tries < UNPAUSE_TRIES:
+            undoing.tries += 1
+        else:
+            self.memory.disruptive -= undoing.retired
+            self.unpausing = None
             return None
-        self.unpausing = cause
         self.paused_read_at = observation.step - 1  # the frames read until this press: paused, as known
-        self._stop_streak(cause)
-        return Decision(cause, note="again: the screen says it is paused")
+        return Decision(undoing.cause, note="again: the screen says it is paused")
 
-    def _retire(self, action: Action) -> None:
-        """The inputs that start with ``action`` (a pause key) are not used again: a paused game tests nothing."""
-        self.memory.disruptive.update(n for n, c in self.memory.known.items() if c.actions[0] == action)
+    def _retire(self, action: Action) -> set[str]:
+        """The inputs that start with ``action`` (a pause key) are not used again: a paused game tests nothing.
+        The names of those newly retired."""
+        names = {n for n, c in self.memory.known.items() if c.actions[0] == action} - self.memory.disruptive
+        self.memory.disruptive |= names
         self._stop_streak(action)
+        return names
 
     def _stop_streak(self, action: Action) -> None:
         """A streak repeating ``action`` ends (a key suspected of pausing the game is not pressed on and on)."""
