@@ -73,26 +73,6 @@ def test_one_key_of_a_moving_game_that_never_beat_chance_while_the_others_did() 
     assert typing.findings() == []
 
 
-def test_one_key_of_a_game_that_changes_by_itself_half_the_time_is_judged_against_its_other_keys() -> None:
-    """Rocks drift across the whole field: half the beats watched without input look like an effect. The
-    arrows clearly beat that, so effects can be told there: Space, no better than the drift, is dead; a Space
-    that fires now and then (a shot already in flight) is not."""
-    def played(space_effects: int) -> DeadControls:
-        controls = DeadControls(Vocabulary(keys=("left", "right", "up", "space"), sources=("rocks.js",)))
-        for beat in range(20):
-            controls.observe_baseline(effect=beat % 2 == 0)
-        for key in ("left", "right", "up"):
-            tried(controls, Action.press(key), effect=True, moving=True, times=19)
-            tried(controls, Action.press(key), effect=False, moving=True)
-        tried(controls, Action.press("space"), effect=True, moving=True, times=space_effects)
-        tried(controls, Action.press("space"), effect=False, moving=True, times=20 - space_effects)
-        return controls
-
-    (finding,) = played(10).findings()
-    assert finding.message.startswith("key space never had an effect while the app's other keys did (57 of 60")
-    assert played(14).findings() == []
-
-
 def test_a_key_that_works_a_little_less_often_than_the_others_is_not_dead() -> None:
     """A snake's direction key turns it only when it is not heading that way already: as measured on a correct
     snake game, 22 of its 62 presses were followed by a turn while the other keys had 54 of 120, and the game

@@ -112,34 +112,26 @@ class DeadControls:
     def findings(self) -> list[Finding]:
         return self._single() or self._single_moving() or self._whole_kind()
 
-    def _dead(self, record: ControlRecord, *, moving: bool, busy: bool = False) -> bool:
+    def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
         app that moves by itself, no more than its own motion makes look like effects as often (``baseline``),
-        once measured. Where that motion looks like an effect more often than ``MAX_CHANCE`` an input is judged
-        only when ``busy`` (other inputs were told apart from the motion), and must have had effects no more
-        often than the app's motion at its highest: there a working input that shows only now and then (a shot
-        when the last one is still in flight) would come near chance too."""
+        once measured."""
         if not moving and self.vocabulary.sound:
             return False
         if not record.effects:
             return True
-        chance = self._chance() if moving else None
-        if chance is None or chance > MAX_CHANCE and not busy:
-            return False
-        expected = record.tries * chance
-        if chance > MAX_CHANCE:
-            return record.effects <= expected
-        return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
-
-    def _chance(self) -> float | None:
-        """How often the app's own motion looks like an effect, as high as the beats watched allow (the rate plus
-        its standard error: a few dozen beats may have caught its changes less often than they come); None
-        before ``MIN_BASELINE`` beats."""
         base = self.baseline
-        if base.tries < MIN_BASELINE:
-            return None
+        if not moving or base.tries < MIN_BASELINE:
+            return False
         chance = (base.effects + 0.5) / (base.tries + 1)
-        return chance + math.sqrt(chance * (1 - chance) / base.tries)
+        # the app changes so much by itself that an input's effect cannot be told, or may do so for all a few
+        # beats watched can say
+        high = chance + math.sqrt(chance * (1 - chance) / base.tries)
+        if high > MAX_CHANCE:
+            return False
+        chance = high  # a few dozen beats may have caught the app's own changes less often than they come
+        expected = record.tries * chance
+        return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
 
     def _single(self) -> list[Finding]:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
@@ -160,9 +152,7 @@ class DeadControls:
         return found
 
     def _single_moving(self) -> list[Finding]:
-        """On an app that moves by itself, one key no better than chance while its other keys beat it. Its
-        other keys beating chance show that effects can be told from its motion: it is judged so however
-        much it moves by itself (a starfield, drifting rocks)."""
+        """On an app that moves by itself, one key no better than chance while its other keys beat it."""
         vocabulary = self.vocabulary
         if vocabulary.types_characters or vocabulary.sound:
             return []
@@ -170,8 +160,8 @@ class DeadControls:
         found = []
         for name, record in keyed.items():
             others = _pooled(r for other, r in keyed.items() if other != name)
-            if (record.tries < self.group_total or not self._dead(record, moving=True, busy=True)
-                    or others.effects < self.min_tries or self._dead(others, moving=True, busy=True)
+            if (record.tries < self.group_total or not self._dead(record, moving=True)
+                    or others.effects < self.min_tries or self._dead(others, moving=True)
                     or not _trails(record, others)):
                 continue
             found.append(self._kind_finding(
