@@ -222,10 +222,12 @@ class Playthrough:
         """Ask the policy (or retry a suspect target in a new state) and record the step it chose."""
         assert self.screen is not None and self.policy is not None
         key = self.screen.last_hash
+        # (the step first: the reader may read anew meanwhile, and text newer than its step is only old news)
+        text_read_at = self.reader.read_at if self.reader else 0
         seen_text = self.reader.text if self.reader else ""
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
-                                  seen_text=seen_text, text_read_at=self.reader.read_at if self.reader else 0,
+                                  seen_text=seen_text, text_read_at=text_read_at,
                                   launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else (),
                                   stopped_at=self._stopped_at())
