@@ -105,11 +105,13 @@ class Playtest:
         size: str | tuple[int, int] | None = None,
         timeout: float = 15.0,
         sandbox: Any = None,
+        seed: int | None = None,
     ) -> App:
         """Start the app (default: the marker's ``app``; a web app opens in Chromium), wait for its window and
         first paint.
 
-        ``sandbox`` (default: the marker's, else the session's) boxes it as ``run(sandbox=...)`` does.
+        ``sandbox`` (default: the marker's, else the session's) boxes it as ``run(sandbox=...)`` does;
+        ``seed`` (default: the marker's, else 0) seeds its randomness as ``run(seed=...)`` does.
 
         If the app exits before showing a window, the returned App reports its exit code
         (``app.poll()``) and output; screenshots and input then raise.
@@ -131,7 +133,8 @@ class Playtest:
                                          where=self.item.nodeid).sandbox
             return make_sandbox(policy, display, cwd=workdir)
 
-        self.app = surface.new_launch(display, env=env or {}, coverage=None, sandbox=box)
+        seed = seed if seed is not None else int(self.marker_kwargs.get("seed", 0))
+        self.app = surface.new_launch(display, env=env or {}, coverage=None, sandbox=box, seed=seed)
         self.app.start()
         if self.app.wait_for_window(timeout=timeout):
             self._screen = Screen(display, self.app)

@@ -27,6 +27,7 @@ from tests.conftest import APPS, pid_alive, wait_gone
 
 TK_TOY = str(APPS / "tk_toy.py")
 PYGAME_TOY = str(APPS / "pygame_toy.py")
+TK_DICE = str(APPS / "tk_dice.py")
 
 
 def test_click_on_tk_button_changes_its_label(display: Display, launch) -> None:
@@ -286,3 +287,29 @@ def test_kill_9_of_a_run_leaves_nothing(pytester: pytest.Pytester, tmp_path: Pat
         proc.kill()
         proc.wait()
     assert wait_gone(list(pids.values()), timeout=10) == [], pids
+
+
+def test_a_python_app_draws_the_same_random_numbers_on_every_launch_of_a_seed(display: Display, launch) -> None:
+    def drawn(seed: int, env: dict[str, str] | None = None) -> str:
+        app = launch(TK_DICE, seed=seed, env=env or {})
+        assert app.wait_for_output(r"drew .*\]", timeout=10), app.text_output()
+        line = next(line for line in app.text_output("stdout").splitlines() if line.startswith("drew"))
+        app.terminate()
+        return line
+
+    first = drawn(7)
+    assert drawn(7) == first  # random, numpy.random and a set's order alike
+    assert drawn(8) != first
+
+
+def test_a_sitecustomize_of_the_apps_own_still_runs_behind_the_seeding_one(display: Display, launch,
+                                                                          tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text("OWN = 'ran'\n")
+    script = "import random, sys, sitecustomize; print(sitecustomize.OWN, random.random(), sys.path[1:2])"
+    outputs = []
+    for _ in range(2):
+        app = launch([sys.executable, "-c", script], window=False, seed=3, env={"PYTHONPATH": str(tmp_path)})
+        assert app.wait(10) == 0, app.text_output()
+        outputs.append(app.text_output("stdout").strip())
+    assert outputs[0] == outputs[1]  # seeded all the same
+    assert outputs[0].startswith("ran ") and outputs[0].endswith(f"[{str(tmp_path)!r}]")  # the seeding folder left

@@ -53,10 +53,10 @@ def browsers_running(display: Display) -> list[int]:
 def browser(display: Display):  # noqa: ANN201
     started: list[Browser] = []
 
-    def start(page: str) -> Browser:
+    def start(page: str, *, seed: int | None = None) -> Browser:
         target = web_target(str(WEB / page), None)
         assert target is not None
-        app = Browser(target, display).start()
+        app = Browser(target, display, seed=seed).start()
         started.append(app)
         assert app.wait_for_window(timeout=20), app.text_output()
         return app
@@ -108,6 +108,17 @@ def test_a_page_is_clicked_and_changes_and_nothing_is_left(display: Display, bro
     assert group_pids(pgid) == []
     assert not profile.exists()
     assert browsers_running(display) == []
+
+
+def test_a_page_draws_the_same_random_numbers_on_every_launch_of_a_seed(browser) -> None:  # noqa: ANN001
+    def drawn(seed: int) -> str:
+        page = browser("dice.html", seed=seed)
+        return str(page.evaluate("document.body.innerText"))
+
+    first = drawn(7)
+    assert "drew 0." in first and "Total:" in first  # the page's own scripts ran, after the seeding
+    assert drawn(7) == first
+    assert drawn(8) != first
 
 
 def test_a_correct_page_passes_ten_runs_of_ten(display: Display, play: Play) -> None:

@@ -75,7 +75,8 @@ class Launcher:
             setup = CoverageSetup(data_file=data_file)
         elif self.spec.coverage and not self.notes:
             self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
-        app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox)
+        app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox,
+                                 seed=self.spec.seed)
         self.apps.append(app)
         app.start()
         surface.follow(app)

@@ -48,8 +48,9 @@ class Surface(ABC):
 
     @abstractmethod
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None]) -> App:
-        """A new launch of the app, not started yet (``coverage`` and ``sandbox`` as Python apps take them)."""
+                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
+        """A new launch of the app, not started yet (``coverage`` and ``sandbox`` as Python apps take them), its
+        randomness seeded with ``seed``."""
 
     def follow(self, app: App) -> None:  # noqa: B027 (a desktop surface holds nothing of a launch)
         """Look at this launch from now on (the run launched the app again)."""
@@ -99,10 +100,10 @@ class DesktopSurface(Surface):
         self.app, self.cwd, self.rules = app, cwd, rules
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None]) -> App:
+                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
         if self.rules:
             raise AppError(refused_on_desktop(self.rules[0], self.app))
-        return App(self.app, display, cwd=self.cwd, env=env, coverage=coverage, sandbox=sandbox())
+        return App(self.app, display, cwd=self.cwd, env=env, coverage=coverage, sandbox=sandbox(), seed=seed)
 
     def reader(self, tracker: ExpectationTracker) -> TextReader | None:
         return TextReader(self.vision, tracker.observe_text) if tracker.needs_text else None
@@ -147,8 +148,8 @@ class WebSurface(Surface):
         self._widgets: tuple[str, list[Widget]] | None = None  # the last frame's key and its clickables
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None]) -> App:
-        self.browser = Browser(self.target, display, env=env, size=display.size)
+                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
+        self.browser = Browser(self.target, display, env=env, size=display.size, seed=seed)
         return self.browser
 
     def follow(self, app: App) -> None:

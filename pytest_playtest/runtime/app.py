@@ -51,6 +51,8 @@ APP_ENV_DEFAULTS = {
     "PYTHONUNBUFFERED": "1",
     "SDL_VIDEO_WINDOW_POS": "0,0",
 }
+#: The folder whose ``sitecustomize`` seeds a Python app's ``random`` and ``numpy.random`` (PLAYTEST_SEED).
+SEEDING = Path(__file__).with_name("seeding")
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,15 @@ def scrubbed_environment(display_env: Mapping[str, str], extra: Mapping[str, str
     return env
 
 
+def seeded_environment(seed: int, env: Mapping[str, str]) -> dict[str, str]:
+    """What a Python app needs in its environment to draw the same random numbers on every launch: its
+    ``random`` and ``numpy.random`` seeded before its code runs, and its string hashes (the order of a set)
+    fixed, unless the test's ``env`` fixed them already."""
+    path = os.pathsep.join(p for p in (str(SEEDING), env.get("PYTHONPATH", "")) if p)
+    return {"PLAYTEST_SEED": str(seed), "PYTHONPATH": path,
+            "PYTHONHASHSEED": env.get("PYTHONHASHSEED", str(seed % 2**32))}
+
+
 #: The ClientMessage type that wakes a covered app blocked in its toolkit's event loop at teardown.
 WAKE_ATOM = "_PLAYTEST_WAKE"
 #: How long the output of an app that has exited may take to be read to the end of its pipes: the readers
@@ -136,6 +147,7 @@ class App:
         env: Mapping[str, str] | None = None,
         coverage: CoverageSetup | None = None,
         sandbox: Sandbox | None = None,
+        seed: int | None = None,
     ) -> None:
         self.display = display
         #: The box the app runs in (None: its own process group only).
@@ -154,6 +166,8 @@ class App:
         #: File descriptors the app inherits (a browser's DevTools pipes).
         self.pass_fds: tuple[int, ...] = ()
         self.env = scrubbed_environment(display.env(), env)
+        if seed is not None:
+            self.env.update(seeded_environment(seed, self.env))
         self.output: list[OutputLine] = []
         self._output_changed = threading.Condition()
         self._readers: list[threading.Thread] = []

@@ -54,7 +54,21 @@ PAGE_TARGET_TIMEOUT = 15.0
 #: How long the loop waits for a shown page to finish loading before it looks at it anyway (seconds).
 PAGE_LOAD_TIMEOUT = 5.0
 #: True once the app's page (not the blank one the window opens with) has loaded its styles and scripts.
-LOADED = "location.protocol !== 'about:' && document.readyState === 'complete'"
+LOADED = "!['about:', 'data:'].includes(location.protocol) && document.readyState === 'complete'"
+#: ``Math.random`` drawing from the seed put in place of ``%d``, installed before the page's own scripts run:
+#: mulberry32, a small generator of 32-bit state whose numbers are spread as evenly as a page needs.
+SEEDED_RANDOM = """(() => {
+  let state = %d >>> 0;
+  Math.random = function random() {
+    state = (state + 0x6D2B79F5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();"""
+#: The page a seeded window opens with before the app's page (``about:blank`` would open a browser window
+#: with tabs and an address bar, not an app window).
+BLANK = "data:text/html,"
 #: Requests the browser makes on its own for any page: their failure is not the app's.
 INCIDENTAL_PATHS = ("/favicon.ico",)
 
@@ -129,8 +143,10 @@ class Browser(App):
     """Chromium showing one web app, on the playtest display, with its DevTools connection."""
 
     def __init__(self, target: WebTarget, display: Display, *, env: Mapping[str, str] | None = None,
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, seed: int | None = None) -> None:
         self.target = target
+        #: what the page's ``Math.random`` is seeded with (None: left as the browser makes it)
+        self.seed = seed
         self.size = size or display.size
         self.profile = Path(tempfile.mkdtemp(prefix="playtest-chromium-"))
         super().__init__([chromium()], display, cwd=self.profile, env=env)
@@ -146,7 +162,8 @@ class Browser(App):
             self.url = self.server.url(self.target.url)
         width, height = self.size
         self.argv = [*self.argv, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
-                     f"--window-size={width},{height}", f"--app={self.url}"]
+                     f"--window-size={width},{height}",
+                     f"--app={self.url if self.seed is None else BLANK}"]
         commands_read, commands_write = _pipe_above(10)
         events_read, events_write = _pipe_above(10)
         # the browser reads commands on fd 3 and writes on fd 4; bash (dash knows no fd above 9) puts the
@@ -185,6 +202,10 @@ class Browser(App):
                 self.devtools.call(f"{domain}.enable", session=self.session)
             self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]},
                                session=self.session)
+            if self.seed is not None:  # the window opened blank, so that the app's page loads seeded
+                self.devtools.call("Page.addScriptToEvaluateOnNewDocument",
+                                   {"source": SEEDED_RANDOM % (self.seed % 2**32)}, session=self.session)
+                self.devtools.call("Page.navigate", {"url": self.url}, session=self.session)
         except DevToolsError as exc:
             self.terminate()
             raise AppError(f"could not reach Chromium's page over DevTools: {exc}\n"
