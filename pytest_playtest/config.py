@@ -16,7 +16,7 @@ import pytest
 
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
-from .settings import Settings
+from .settings import GOLDEN_MODES, GoldenMode, Settings
 from .usage import TokenPrice
 
 if TYPE_CHECKING:
@@ -92,6 +92,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--playtest-sandbox-limits",
            "sandbox limits, e.g. address_space=4G,cpu_seconds=600,file_size=1G,open_files=1024,processes=128",
            None),
+    Option("--playtest-golden",
+           "golden runs (playtest-golden/ beside the tests): check (a playtest that has one replays it and fails "
+           "where the app now diverges), record (also keep one for each passing playtest that has none), update "
+           "(record every one anew) or off", "check"),
     Option("--playtest-shard",
            "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX): the tasks are "
            "dealt out evenly, by id or by --playtest-shard-costs",
@@ -111,6 +115,8 @@ METRICS_KEY: pytest.StashKey[dict[str, Any]] = pytest.StashKey()
 #: A test's record of the inputs it sent by hand: called with whether the test failed, it writes the
 #: steps' frames and storyboard and returns their folder (None when there is nothing to keep).
 HAND_RECORD_KEY: pytest.StashKey[Callable[[bool], Path | None]] = pytest.StashKey()
+#: What became of the golden run of each ``playtest.run()`` of a test ("checked", "recorded"...; golden.py).
+GOLDEN_KEY: pytest.StashKey[list[str]] = pytest.StashKey()
 
 
 def setting(config: pytest.Config, ini: str) -> Any:
@@ -167,6 +173,7 @@ def settings_from(config: pytest.Config) -> Settings:
         # checked where it is parsed (loop.spec), which names the option in the error
         sandbox_limits=setting(config, "playtest_sandbox_limits") or None,
         token_price=_checked(config, "playtest_token_price", _token_price),
+        golden=_checked(config, "playtest_golden", _golden_mode),
     )
 
 
@@ -198,6 +205,13 @@ def _screenshot_mode(raw: Any) -> ScreenshotMode:
 
 def _token_price(raw: Any) -> TokenPrice | None:
     return TokenPrice.parse(raw) if raw else None
+
+
+def _golden_mode(raw: Any) -> GoldenMode:
+    for mode in GOLDEN_MODES:
+        if raw == mode:
+            return mode
+    raise ValueError(f"must be one of {', '.join(GOLDEN_MODES)}, got {raw!r}")
 
 
 def _sandbox_mode(raw: Any) -> str | None:

@@ -28,10 +28,11 @@ from PIL import Image
 
 from . import expect as expect_module
 from .actions import Action
-from .config import HAND_RECORD_KEY, VERDICTS_KEY
+from .config import GOLDEN_KEY, HAND_RECORD_KEY, VERDICTS_KEY
 from .errors import AppError, PlaytestTimeout
 from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
 from .geometry import Box, parse_size
+from .golden import GoldenRun
 from .loop.launcher import make_sandbox
 from .loop.spec import RunSpec
 from .loop.surface import surface_of
@@ -291,7 +292,11 @@ class Playtest:
         artifacts = self._artifacts_dir()
         if spec.options.get("replay"):
             spec.options["replay"] = self._recording(Path(spec.options["replay"]))
-        result = self.runtime.play(spec, artifacts=artifacts, default_cwd=self.test_dir, config=self.item.config)
+        golden = GoldenRun(self.runtime, settings.golden if spec.policy != "replay" else "off",
+                           Path(str(self.item.path)), test=self.item.nodeid, run=len(self.verdicts) + 1)
+        result, outcome = golden.play(spec, artifacts=artifacts, default_cwd=self.test_dir, config=self.item.config)
+        if outcome:
+            self.item.stash.setdefault(GOLDEN_KEY, []).append(outcome)
         self.verdicts.append(result.verdict)
         self.item.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
         return result.verdict

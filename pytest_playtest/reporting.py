@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .config import HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
+from .config import GOLDEN_KEY, HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
 from .errors import OutputFolderError
 from .files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from .report.artifacts import clean_output
@@ -166,6 +166,9 @@ class ReportPlugin:
         if not verdicts:
             return report
         properties = verdict_properties(verdicts)
+        outcomes = item.stash.get(GOLDEN_KEY, [])
+        if outcomes:
+            properties.append((PROPERTY_PREFIX + "golden", ",".join(outcomes)))
         # the call report feeds the terminal and pytest-html; JUnit XML reads the teardown report,
         # which is built later from item.user_properties
         report.user_properties.extend(properties)
@@ -225,6 +228,31 @@ class ReportPlugin:
             if properties["status"] != "pass" or terminalreporter.verbosity > 0:
                 where = f"  {properties['artifacts']}" if properties.get("artifacts") else ""
                 terminalreporter.write_line(f"{nodeid}: {describe(properties)}{where}")
+        self._golden_summary(terminalreporter)
+
+    def _golden_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """How many golden runs were checked and recorded, and the golden runs of the test files that ran
+        which no test of this session used (their test is gone, renamed, or was not selected)."""
+        outcomes = [o for _, properties in self.results for o in properties.get("golden", "").split(",") if o]
+        if outcomes:
+            counts = {o: outcomes.count(o) for o in dict.fromkeys(outcomes)}
+            terminalreporter.write_line("golden runs: " + ", ".join(f"{n} {o}" for o, n in counts.items()))
+        unused = self._unused_golden_runs()
+        if unused:
+            terminalreporter.write_line(f"{len(unused)} golden run(s) unused by this session's tests (delete those "
+                                        "whose test is gone):")
+            for folder in unused:
+                terminalreporter.write_line(f"  {folder}")
+
+    def _unused_golden_runs(self) -> list[Path]:
+        from .golden import golden_folders  # the loop's modules, only when a summary is written
+
+        used: dict[str, int] = {}
+        for nodeid, properties in self.results:
+            used[nodeid] = int(properties.get("runs", 1))
+        files = dict.fromkeys(self.config.rootpath / nodeid.partition("::")[0] for nodeid in used)
+        return [folder for file in files for folder, test, run in golden_folders(file)
+                if run > used.get(test, 0)]
 
 
 class HtmlReportHooks:

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .files import ScreenshotMode
 from .usage import TokenPrice
+
+#: What playtests do with golden runs (``--playtest-golden``; golden.py).
+GoldenMode = Literal["check", "record", "update", "off"]
+GOLDEN_MODES: tuple[GoldenMode, ...] = get_args(GoldenMode)
 
 
 @dataclass(frozen=True)
@@ -30,3 +34,5 @@ class Settings:
     sandbox_limits: str | None = None
     #: what a million model tokens cost, for the estimate in the summary and the benchmark results
     token_price: TokenPrice | None = None
+    #: what playtests do with golden runs (``golden.GOLDEN_MODES``)
+    golden: GoldenMode = "check"

@@ -12,7 +12,7 @@ from .files import STORYBOARD_FILE
 Status = Literal["pass", "fail", "error"]
 #: Every kind a Finding may have, in the order the summary lists them.
 FindingKind = Literal[
-    "crash", "no_window", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout"]
+    "crash", "no_window", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout", "diverges"]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 

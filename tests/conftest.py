@@ -9,10 +9,15 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 # pytester runs its inner sessions in this process and unloads the modules they imported afterwards;
-# numpy refuses to load twice in one process, so what the plugin imports lazily is loaded here once.
+# numpy refuses to load twice in one process, so what the plugin imports lazily is loaded here once. The OCR
+# engine too: an engine made before an inner session would otherwise meet the configuration classes
+# (omegaconf's) that session loaded anew.
+import omegaconf  # noqa: F401
+import pytest
+import rapidocr.ch_ppocr_rec  # noqa: F401
+from rapidocr import RapidOCR  # noqa: F401
+
 import pytest_playtest.benchmark.collector  # noqa: F401
 import pytest_playtest.fixture  # noqa: F401
 import pytest_playtest.reporting  # noqa: F401

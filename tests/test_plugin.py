@@ -185,9 +185,9 @@ def test_playtest_defaults_must_be_a_dict(pytester: pytest.Pytester) -> None:
 
 def test_the_marker_help_lists_every_argument_the_spec_checks(pytester: pytest.Pytester) -> None:
     from pytest_playtest.config import MARKER_ARGUMENTS
-    from pytest_playtest.loop.spec import _ARGUMENTS, RunSpec
+    from pytest_playtest.loop.spec import _ARGUMENTS, NOT_ARGUMENTS, RunSpec
 
-    assert set(MARKER_ARGUMENTS) == set(_ARGUMENTS) == {f.name for f in fields(RunSpec)} - {"pacing"}
+    assert set(MARKER_ARGUMENTS) == set(_ARGUMENTS) == {f.name for f in fields(RunSpec)} - set(NOT_ARGUMENTS)
     result = pytester.runpytest("--markers")
     line = next(x for x in result.stdout.lines if x.startswith("@pytest.mark.playtest("))
     assert all(f"{name}=..." in line for name in MARKER_ARGUMENTS)

@@ -29,6 +29,7 @@ from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
 from ..vision.motion import MotionWatch
 from .controls import DeadControls
+from .differential import Sights
 from .launcher import Launcher
 from .oracles import Oracles
 from .retries import Retries
@@ -136,6 +137,7 @@ class Playthrough:
         self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
         self.chance_beats = random.Random(spec.seed)  # when to watch an app that moves by itself without input
         self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
+        self.sights = Sights(vision, spec.differential.reference) if spec.differential else None
 
     # -- the run ----------------------------------------------------------------------------------------
     def run(self) -> RunResult:
@@ -293,6 +295,7 @@ class Playthrough:
             self.stopped_by = "freeze"
         self.policy.record(step)
         self.previous = after
+        self._take_sight(step, after)
         step.findings.extend(dict.fromkeys(f.kind for f in self.oracles.findings
                                            if f.step == step.index and f.kind not in step.findings))
 
@@ -360,7 +363,8 @@ class Playthrough:
         if self.reader:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
         findings = [*self.oracles.findings, *self.judged, *(self.controls.findings() if self.controls else []),
-                    *(getattr(self.policy, "findings", []) if self.policy is not None else [])]
+                    *(getattr(self.policy, "findings", []) if self.policy is not None else []),
+                    *(self.sights.findings() if self.sights else [])]
         exit_code = self.app.poll()
         if error is None:
             final_text = self._final_text()
@@ -375,10 +379,11 @@ class Playthrough:
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
         policy_notes = self.policy.notes if self.policy is not None else []
-        verdict.notes.extend([*self.notes, *self.oracles.notes, *policy_notes])
+        verdict.notes.extend([*self.notes, *self.oracles.notes, *policy_notes,
+                              *(self.sights.notes() if self.sights else [])])
         if self.spec.record and self.artifacts is not None:
             self._record()
-        return RunResult(verdict, self.steps)
+        return RunResult(verdict, self.steps, sights=self.sights.taken if self.sights else [])
 
     def _time(self, findings: list[Finding]) -> None:
         """When each finding was made: the end of its step (0 for what the untouched app showed)."""
@@ -407,6 +412,7 @@ class Playthrough:
         painted, frame = first
         if self.frames:
             self.frames.write(0, painted)
+        self._take_sight(None, frame)
         context = PolicyContext(
             strategy=self.spec.strategy, goal=self.spec.goal, expectations=self.spec.expect, seed=self.spec.seed,
             max_steps=self.spec.max_steps, timeout=self.spec.timeout, window=(frame.shape[1], frame.shape[0]),
@@ -437,6 +443,11 @@ class Playthrough:
                 if attempt:
                     raise
         return None
+
+    def _take_sight(self, step: Step | None, frame: np.ndarray) -> None:
+        """In a differential run, what the screen shows after ``step`` (None: before the first input)."""
+        if self.sights is not None:
+            self.sights.take(step, frame, frame_hash(frame), alive=self.app.alive, page=self._page())
 
     def _wind_down(self) -> None:
         """After the last step: watch a still animating app for a freeze, read the last frame."""

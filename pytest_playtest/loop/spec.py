@@ -13,6 +13,7 @@ from ..geometry import parse_size
 from ..rules import refused_on_desktop
 from ..runtime.browser import looks_like_web_app
 from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
+from ..sights import Golden, Sight
 from ..trajectory import Step
 from ..verdict import Verdict
 
@@ -117,6 +118,18 @@ class Defaults(Protocol):
     def options(self) -> Mapping[str, Any]: ...
 
 
+#: The fields of a RunSpec that are not arguments of the marker: set by the harness, never by a test.
+NOT_ARGUMENTS = ("pacing", "differential")
+
+
+@dataclass(frozen=True)
+class Differential:
+    """A run that takes a sight after each step (``sights.Sight``), compared as it goes with ``reference``'s when
+    there is one: any difference beyond the reference's noise is a ``diverges`` finding."""
+
+    reference: Golden | None = None
+
+
 @dataclass
 class RunSpec:
     """Everything a run needs, from the marker, run() arguments and the session defaults."""
@@ -141,12 +154,14 @@ class RunSpec:
     pacing: Pacing = field(default_factory=Pacing)
     options: dict[str, Any] = field(default_factory=dict)
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    #: a run that takes a sight after each step (set by golden runs, not an argument of the marker)
+    differential: Differential | None = None
 
     @classmethod
     def from_kwargs(cls, kwargs: Mapping[str, Any], *, defaults: Defaults, where: str) -> RunSpec:
         """Validate marker/run() arguments; ``defaults`` supplies policy, max_steps, timeout, record, options
         (and optionally ``sandbox``, the session's mode, and ``sandbox_limits``)."""
-        known = {f.name for f in fields(cls)} - {"pacing"}
+        known = {f.name for f in fields(cls)} - set(NOT_ARGUMENTS)
         unknown = sorted(set(kwargs) - known)
         if unknown:
             raise SpecError(f"{where}: unknown playtest argument(s) {', '.join(unknown)}; "
@@ -188,6 +203,8 @@ class RunResult:
     stdout: str = ""
     stderr: str = ""
     frames: Path | None = None
+    #: what the screen showed after each step, when the run was differential
+    sights: list[Sight] = field(default_factory=list)
 
 
 # -- one checker per argument: each sets its field on the spec or raises _BadArgument -----------------------

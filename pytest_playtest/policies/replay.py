@@ -17,6 +17,9 @@ from .base import Decision, Observation, Policy, PolicyContext
 
 class ReplayPolicy(Policy):
     name = "replay"
+    #: the recording is performed as it was made: no input of the loop's own (a suspect control clicked
+    #: again) may come in between and put the replay out of step with it
+    scripted = True
 
     def __init__(self, context: PolicyContext) -> None:
         super().__init__(context)

@@ -1,0 +1,145 @@
+"""Golden runs: a passing playtest's inputs and what the screen showed after each, kept beside the tests and
+replayed later; a run whose app now shows something else diverges (docs/differential.md).
+
+    pytest --playtest --playtest-golden record   # keep a golden run for every passing playtest without one
+    pytest --playtest                            # a playtest with a golden run replays it and compares
+    pytest --playtest --playtest-golden update   # record every golden run anew: the new behaviour is right
+    pytest --playtest --playtest-golden off      # play as if there were none
+
+A recording is the playtest as usual (it explores), then ``NOISE_REPLAYS`` replays of its inputs: the first
+replay's sights are the golden ones, and what differed between the replays is their noise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from .loop.spec import Differential, RunResult, RunSpec
+from .pipeline import Runtime
+from .report.artifacts import slugify
+from .settings import GoldenMode
+from .sights import SIGHTS_FILE, Golden, Noise
+from .trajectory import Trajectory
+from .verdict import Verdict
+
+#: The folder of golden runs beside a test file: ``playtest-golden/<test file's stem>/<test>/``.
+GOLDEN_DIR = "playtest-golden"
+#: How often a new recording is replayed: the first replay is the golden run, the others measure its noise.
+NOISE_REPLAYS = 2
+#: What became of a run's golden run (the ``golden`` entry of the test's report).
+Outcome = Literal["checked", "recorded", "updated", "not recorded", ""]
+
+
+def golden_folder(test_file: Path, nodeid: str, run: int) -> Path:
+    """Where the golden run of a test's ``run``-th playtest lives (beside its file, as snapshots do)."""
+    name = slugify(nodeid.partition("::")[2] or nodeid)
+    folder = test_file.parent / GOLDEN_DIR / test_file.stem / name
+    return folder if run == 1 else folder / f"run-{run}"
+
+
+def golden_folders(test_file: Path) -> Iterator[tuple[Path, str, int]]:
+    """The golden runs kept for a test file: each folder with the test id and the run it was recorded for."""
+    root = test_file.parent / GOLDEN_DIR / test_file.stem
+    for sights in sorted(root.glob(f"**/{SIGHTS_FILE}")) if root.is_dir() else []:
+        try:
+            header = json.loads(sights.read_text(encoding="utf-8").partition("\n")[0])
+        except (OSError, ValueError):
+            continue
+        if isinstance(header, dict) and "test" in header:
+            yield sights.parent, str(header["test"]), int(header.get("run", 1))
+
+
+@dataclass
+class GoldenRun:
+    """The golden run of one playtest, played as the mode says."""
+
+    runtime: Runtime
+    mode: GoldenMode
+    test_file: Path
+    test: str
+    run: int = 1
+
+    @property
+    def folder(self) -> Path:
+        return golden_folder(self.test_file, self.test, self.run)
+
+    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path,
+             config: Any = None) -> tuple[RunResult, Outcome]:
+        """The run (a replay checked against the golden run, or a playtest recorded as one) and what became of it."""
+        kept = (self.folder / SIGHTS_FILE).is_file()
+        if self.mode == "off" or (self.mode == "check" and not kept):
+            return self._play(spec, artifacts, default_cwd, config), ""
+        if kept and self.mode != "update":
+            return self._check(spec, artifacts, default_cwd, config), "checked"
+        return self._record(spec, artifacts, default_cwd, config, "updated" if kept else "recorded")
+
+    def _play(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any) -> RunResult:
+        return self.runtime.play(spec, artifacts=artifacts, default_cwd=default_cwd, config=config)
+
+    def _check(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any) -> RunResult:
+        try:
+            golden = Golden.read(self.folder)
+        except (OSError, ValueError) as exc:
+            verdict = Verdict(status="error", error=f"the golden run cannot be read: {exc}", policy="replay")
+            return RunResult(verdict, [])
+        result = self._play(_replaying(spec, self.folder, len(golden.trajectory.steps), golden), artifacts,
+                            default_cwd, config)
+        result.verdict.notes.append(f"replayed and compared with the golden run in {self.folder}")
+        return result
+
+    def _record(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any,
+                outcome: Outcome) -> tuple[RunResult, Outcome]:
+        result = self._play(dataclasses.replace(spec, record=True), artifacts, default_cwd, config)
+        if result.verdict.status != "pass":
+            result.verdict.notes.append("no golden run recorded: the playtest did not pass")
+            return result, "not recorded"
+        replays = []
+        for number in range(1, NOISE_REPLAYS + 1):
+            replay = self._play(_replaying(spec, artifacts, len(result.steps)), artifacts / f"golden-replay-{number}",
+                                default_cwd, config)
+            if replay.verdict.status != "pass":
+                result.verdict.notes.append(f"no golden run recorded: replay {number} of the playtest's inputs "
+                                            f"did not pass ({replay.verdict.summary().splitlines()[0]})")
+                return result, "not recorded"
+            replays.append(replay)
+        self._keep(spec, replays)
+        result.verdict.notes.append(f"golden run {outcome} in {self.folder}")
+        return result, outcome
+
+    def _keep(self, spec: RunSpec, replays: list[RunResult]) -> None:
+        first = replays[0]
+        noise = Noise()
+        for other in replays[1:]:
+            theirs = {sight.step: sight for sight in other.sights}
+            for sight in first.sights:
+                if sight.step in theirs:
+                    noise.learn(sight, theirs[sight.step])
+        steps = [step for step in first.steps if step.action.kind != "finish"]
+        app = _relative(spec.app, self.test_file.parent)
+        header = {"test": self.test, "run": self.run, "app": app, "seed": spec.seed}
+        golden = Golden(Trajectory({"app": app, "policy": spec.policy, "seed": spec.seed}, steps),
+                        first.sights, noise, header)
+        golden.write(self.folder)
+
+
+def _relative(app: str | list[str], base: Path) -> str | list[str]:
+    """The app as a golden run names it: a path under the tests' folder relative to it (golden runs are
+    committed, and checked out elsewhere)."""
+    if not isinstance(app, str):
+        return app
+    try:
+        return str(Path(app).relative_to(base))
+    except ValueError:
+        return app
+
+
+def _replaying(spec: RunSpec, recording: Path, steps: int, golden: Golden | None = None) -> RunSpec:
+    """The spec of a replay of the ``steps`` inputs of ``recording`` (a golden run's folder or a run's
+    artifacts), its sights taken and, with ``golden``, compared with its."""
+    return dataclasses.replace(spec, policy="replay", options={**spec.options, "replay": str(recording)},
+                               max_steps=steps + 1, record=False, differential=Differential(golden))

@@ -1,0 +1,64 @@
+"""The sights of a differential run (``sights.py``): taken after each step, compared with a golden run's as
+they come. The first step whose sight differs from the reference's beyond its noise is a ``diverges`` finding.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences
+from ..trajectory import Step
+from ..verdict import Finding
+from ..vision import Vision
+from .web import WebPage
+
+
+def tiles_of(frame: np.ndarray) -> str:
+    """The coarse picture of a frame: each tile's mean colour, ``rrggbb``, row by row."""
+    means = cv2.resize(frame[:, :, :3], TILES, interpolation=cv2.INTER_AREA)
+    return means.astype(np.uint8).tobytes().hex()
+
+
+class Sights:
+    """Takes a sight of the window after each step; with a reference, judges each against its own."""
+
+    def __init__(self, vision: Vision, reference: Golden | None) -> None:
+        self.vision, self.reference = vision, reference
+        self.taken: list[Sight] = []
+        self.finding: Finding | None = None
+        #: steps whose sight differed from the reference's, the first included
+        self.diverged: list[int] = []
+
+    def take(self, step: Step | None, frame: np.ndarray, key: str, *, alive: bool, page: WebPage | None) -> None:
+        """The sight after ``step`` (None: the first paint), compared with the reference's of the same step."""
+        index = step.index if step is not None else 0
+        sight = Sight(index, alive, self._lines(frame, key, page), tiles_of(frame),
+                      (int(frame.shape[1]), int(frame.shape[0])))
+        self.taken.append(sight)
+        expected = self.reference.sight(index) if self.reference is not None else None
+        if expected is None or self.reference is None:
+            return
+        found = differences(expected, sight, self.reference.noise)
+        if not found:
+            return
+        self.diverged.append(index)
+        if self.finding is None:
+            after = f"after step {index} ({step.action.label()})" if step is not None else "before any input"
+            self.finding = Finding("diverges", f"{after} the app diverged from its golden run: {found[0]}",
+                                   step=index, details="\n".join(found[1:SHOWN_DIFFERENCES]))
+
+    def _lines(self, frame: np.ndarray, key: str, page: WebPage | None) -> tuple[str, ...]:
+        """The lines of text shown: the page's own text on the web, else what OCR reads."""
+        if page is not None:
+            return tuple(line.strip() for line in page.text().splitlines() if line.strip())
+        return tuple(box.text for box in self.vision.read(frame, key=key))
+
+    def findings(self) -> list[Finding]:
+        return [self.finding] if self.finding is not None else []
+
+    def notes(self) -> list[str]:
+        if self.reference is None or len(self.diverged) < 2:
+            return []
+        return [f"the sights of {len(self.diverged)} steps differed from the golden run's (steps "
+                f"{', '.join(map(str, self.diverged[:10]))}{'...' if len(self.diverged) > 10 else ''})"]

@@ -1,0 +1,127 @@
+"""Golden runs: sights compared with their noise, the golden files, and record → check → diverge → update
+through pytest on a real Tk app and a real page."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_playtest.actions import Action
+from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label
+from pytest_playtest.trajectory import Step, Trajectory
+from tests.conftest import APPS, REPO
+
+WEB = REPO / "fixtures" / "web"
+
+TILES = "202020" * 192
+
+
+def sight(*lines: str, step: int = 1, alive: bool = True, tiles: str = TILES) -> Sight:
+    return Sight(step, alive, lines, tiles, (800, 600))
+
+
+def test_a_line_is_known_by_its_words_and_its_numbers_are_compared() -> None:
+    assert label("Score:  12   Lives: 3") == label("score: 7 lives: 0") == "score: # lives: #"
+    found = differences(sight("Dice: 2 and 5", "Total: 7"), sight("Dice: 2 and 5", "Total: 4"), Noise())
+    assert found == ["the reference showed «Total: 7», this run «Total: 4»"]
+    assert differences(sight("Total: 7"), sight("Total: 7", "Game over"), Noise()) == [
+        "the reference showed no such line, this run «Game over»"]
+
+
+def test_what_differed_between_two_runs_of_the_same_app_is_noise_and_not_a_divergence() -> None:
+    noise = Noise()
+    noise.learn(sight("Time: 3", "Total: 7"), sight("Time: 4", "Total: 7"))
+    assert noise.labels == {"time: #"}
+    assert differences(sight("Time: 3", "Total: 7"), sight("Time: 9", "Total: 7"), noise) == []
+    assert differences(sight("Time: 3", "Total: 7"), sight("Time: 9", "Total: 8"), noise) != []
+
+
+def test_the_coarse_picture_differs_only_beyond_its_noise() -> None:
+    moved = "ffffff" + TILES[6:]  # the top-left tile turned white
+    found = differences(sight(), sight(tiles=moved), Noise())
+    assert found == ["the picture differs in 1 of 192 regions, the first around (25, 25)"]
+    slight = "303030" + TILES[6:]  # within the tolerance
+    assert differences(sight(), sight(tiles=slight), Noise()) == []
+    noise = Noise()
+    noise.learn(sight(), sight(tiles=moved))
+    assert noise.tiles == {0} and differences(sight(), sight(tiles=moved), noise) == []
+
+
+def test_an_app_gone_where_the_reference_ran_on_is_a_divergence() -> None:
+    assert differences(sight(), sight(alive=False), Noise()) == [
+        "the app had exited (the reference's was still running)"]
+
+
+def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_path: Path) -> None:
+    steps = [Step(index=1, action=Action.click(10, 20)), Step(index=2, action=Action.press("r"))]
+    noise = Noise(labels={"time: #"}, tiles={3})
+    golden = Golden(Trajectory({"app": "dice.py"}, steps), [sight(step=0), sight("Total: 7", step=1)], noise,
+                    {"test": "t.py::test_dice", "run": 1})
+    golden.write(tmp_path)
+    again = Golden.read(tmp_path)
+    assert again.sights == golden.sights and again.noise == noise and again.header["test"] == "t.py::test_dice"
+    assert [s.action for s in again.trajectory.steps] == [s.action for s in steps]
+    rows = (tmp_path / SIGHTS_FILE).read_text().splitlines()
+    (tmp_path / SIGHTS_FILE).write_text("\n".join([rows[0], rows[1], '{"step": "x"}']) + "\n")
+    with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:3: bad sight"):
+        Golden.read(tmp_path)
+    (tmp_path / SIGHTS_FILE).write_text(json.dumps({"sights": 99}) + "\n")
+    with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:1: not a version-1"):
+        Golden.read(tmp_path)
+
+
+# -- through pytest, on a real app --------------------------------------------------------------------------
+DICE_TEST = """
+import pytest
+
+@pytest.mark.playtest(app="{app}", max_steps=10, timeout=40)
+def {name}(playtest):
+    verdict = playtest.run()
+    assert verdict, verdict.summary()
+"""
+#: each app, and its slip: the total adds the first die twice
+DICE_APPS = {
+    "dice.py": (APPS / "tk_dice.py", ("f\"Total: {dice[0] + dice[1]}", "f\"Total: {dice[0] + dice[0]}")),
+    "dice.html": (WEB / "dice.html", ("`Total: ${dice[0] + dice[1]}", "`Total: ${dice[0] + dice[0]}")),
+}
+
+
+@pytest.mark.parametrize("app", DICE_APPS)
+def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(pytester: pytest.Pytester,
+                                                                              app: str) -> None:
+    source, slip = DICE_APPS[app]
+    shutil.copy(source, pytester.path / app)
+    pytester.makepyfile(test_dice=DICE_TEST.format(app=app, name="test_dice"))
+    run = ("--playtest", "-p", "no:cacheprovider")
+
+    recorded = pytester.runpytest_subprocess(*run, "--playtest-golden", "record")
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines(["golden runs: 1 recorded"])
+    folder = pytester.path / "playtest-golden" / "test_dice" / "test_dice"
+    golden = Golden.read(folder)
+    assert golden.trajectory.steps and golden.sights[0].step == 0 and golden.header["app"] == app
+    assert any("Total:" in line for line in golden.sights[0].lines)
+
+    for _ in range(2):  # the app, seeded, replays as it was recorded
+        checked = pytester.runpytest_subprocess(*run)
+        checked.assert_outcomes(passed=1)
+        checked.stdout.fnmatch_lines(["golden runs: 1 checked"])
+
+    changed = pytester.path / app
+    changed.write_text(changed.read_text().replace(*slip))
+    diverged = pytester.runpytest_subprocess(*run)
+    diverged.assert_outcomes(failed=1)
+    diverged.stdout.fnmatch_lines(["*[[]diverges[]]*the app diverged from its golden run*Total*"])
+
+    updated = pytester.runpytest_subprocess(*run, "--playtest-golden", "update")
+    updated.assert_outcomes(passed=1)
+    updated.stdout.fnmatch_lines(["golden runs: 1 updated"])
+    pytester.runpytest_subprocess(*run).assert_outcomes(passed=1)
+
+    pytester.makepyfile(test_dice=DICE_TEST.format(app=app, name="test_dice_renamed"))
+    renamed = pytester.runpytest_subprocess(*run, "--playtest-golden", "off")
+    renamed.assert_outcomes(passed=1)
+    renamed.stdout.fnmatch_lines(["1 golden run(s) unused by this session's tests*", f"  {folder}"])
