@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from PIL import Image
+
+from .files import FRAMES_DIR, frame_path
 from .loop.spec import Differential, RunResult, RunSpec
 from .pipeline import Runtime
 from .report.artifacts import slugify
 from .settings import GoldenMode
-from .sights import SIGHTS_FILE, Golden, Noise
+from .sights import SIGHTS_FILE, THUMBNAILS_DIR, Golden, Noise
 from .trajectory import Trajectory
 from .verdict import Verdict
 
@@ -31,6 +35,8 @@ from .verdict import Verdict
 GOLDEN_DIR = "playtest-golden"
 #: How often a new recording is replayed: the first replay is the golden run, the others measure its noise.
 NOISE_REPLAYS = 2
+#: The largest a kept picture of a golden run is (width, height).
+THUMBNAIL_SIZE = (320, 320)
 #: What became of a run's golden run (the ``golden`` entry of the test's report).
 Outcome = Literal["checked", "recorded", "updated", "not recorded", ""]
 
@@ -124,7 +130,21 @@ class GoldenRun:
         header = {"test": self.test, "run": self.run, "app": app, "seed": spec.seed}
         golden = Golden(Trajectory({"app": app, "policy": spec.policy, "seed": spec.seed}, steps),
                         first.sights, noise, header)
+        shutil.rmtree(self.folder, ignore_errors=True)  # an update leaves nothing of the old golden run
         golden.write(self.folder)
+        if first.verdict.artifacts is not None:
+            _keep_pictures(golden, Path(first.verdict.artifacts) / FRAMES_DIR, self.folder / THUMBNAILS_DIR)
+
+
+def _keep_pictures(golden: Golden, frames: Path, into: Path) -> None:
+    """Small copies of the frames of the steps the golden run keeps pictures of (as the replay saved them)."""
+    for step in golden.thumbnail_steps():
+        frame = frame_path(frames, step)
+        if frame.exists():
+            into.mkdir(parents=True, exist_ok=True)
+            with Image.open(frame) as picture:
+                picture.thumbnail(THUMBNAIL_SIZE)
+                picture.save(frame_path(into, step), optimize=True)
 
 
 def _relative(app: str | list[str], base: Path) -> str | list[str]:

@@ -20,10 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .files import TRAJECTORY_FILE
-from .trajectory import Trajectory
+from .files import TRAJECTORY_FILE, frame_step, frames_in
+from .trajectory import Trajectory, read_records
 
 SIGHTS_FILE = "sights.jsonl"
+#: The golden run's pictures, small: step 0 and each step whose picture differs from the last one kept.
+THUMBNAILS_DIR = "frames"
+#: At most this many pictures are kept with a golden run (spread over its steps when it changes more often).
+MAX_THUMBNAILS = 24
 FORMAT_VERSION = 1
 #: The coarse picture's grid: columns and rows of tiles over the window.
 TILES = (16, 12)
@@ -108,6 +112,11 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
     return found
 
 
+def picture_changed(one: Sight, other: Sight) -> bool:
+    """Whether two sights' coarse pictures differ in any tile."""
+    return bool(_changed_tiles(one, other))
+
+
 def _by_label(sight: Sight) -> dict[str, Counter[str]]:
     lines: dict[str, Counter[str]] = {}
     for line in sight.lines:
@@ -149,6 +158,8 @@ class Golden:
     sights: list[Sight]
     noise: Noise
     header: dict[str, Any] = field(default_factory=dict)
+    #: the folder it was read from (None: not written yet)
+    folder: Path | None = None
 
     def write(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -161,26 +172,27 @@ class Golden:
     def read(cls, folder: Path) -> Golden:
         """Read a golden folder; a bad file is a ValueError naming the file and line."""
         trajectory = Trajectory.read(folder / TRAJECTORY_FILE)
-        path = folder / SIGHTS_FILE
-        try:
-            rows = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise ValueError(f"{path}: {exc.strerror or exc}") from None
-        try:
-            header = json.loads(rows[0]) if rows else None
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:1: bad header: {exc}") from None
-        if not isinstance(header, dict) or header.get("sights") != FORMAT_VERSION:
-            raise ValueError(f"{path}:1: not a version-{FORMAT_VERSION} sights header")
-        sights = []
-        for number, row in enumerate(rows[1:], start=2):
-            try:
-                sights.append(Sight.from_dict(json.loads(row)))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
-                raise ValueError(f"{path}:{number}: bad sight: {exc!r}") from None
-        header.pop("sights")
+        header, sights = read_records(folder / SIGHTS_FILE, "sights", FORMAT_VERSION, Sight.from_dict)
         noise = Noise.from_dict(header.pop("noise", {}))
-        return cls(trajectory=trajectory, sights=sights, noise=noise, header=header)
+        return cls(trajectory=trajectory, sights=sights, noise=noise, header=header, folder=folder)
 
     def sight(self, step: int) -> Sight | None:
         return next((sight for sight in self.sights if sight.step == step), None)
+
+    def picture(self, step: int) -> Path | None:
+        """The kept picture of the golden run at ``step``: the last one kept at or before it."""
+        if self.folder is None:
+            return None
+        kept = [p for p in frames_in(self.folder / THUMBNAILS_DIR) if frame_step(p) <= step]
+        return kept[-1] if kept else None
+
+    def thumbnail_steps(self) -> list[int]:
+        """The steps whose pictures are kept: step 0 and each whose picture differs from the last kept."""
+        kept: list[Sight] = []
+        for sight in self.sights:
+            if not kept or picture_changed(kept[-1], sight):
+                kept.append(sight)
+        steps = [sight.step for sight in kept]
+        if len(steps) <= MAX_THUMBNAILS:
+            return steps
+        return [steps[round(i * (len(steps) - 1) / (MAX_THUMBNAILS - 1))] for i in range(MAX_THUMBNAILS)]

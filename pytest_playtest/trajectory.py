@@ -7,14 +7,16 @@ followed by one line per step. Replay (``policies/replay.py``) reads it back.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import Action
 from .files import TRAJECTORY_FILE
 
 FORMAT_VERSION = 1
+T = TypeVar("T")
 
 
 @dataclass
@@ -97,22 +99,30 @@ class Trajectory:
         path = source / TRAJECTORY_FILE if source.is_dir() else source
         if not path.exists():
             raise FileNotFoundError(f"no trajectory at {path}")
-        lines = path.read_text(encoding="utf-8").splitlines()
-        if not lines:
-            raise ValueError(f"{path}: empty trajectory file")
-        try:
-            header = json.loads(lines[0])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:1: bad header: {exc}") from None
-        if not isinstance(header, dict) or header.get("trajectory") != FORMAT_VERSION:
-            raise ValueError(f"{path}:1: not a version-{FORMAT_VERSION} trajectory header")
-        steps = []
-        for number, line in enumerate(lines[1:], start=2):
-            if not line.strip():
-                continue
-            try:
-                steps.append(Step.from_dict(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"{path}:{number}: bad step: {exc}") from None
-        header.pop("trajectory")
+        header, steps = read_records(path, "trajectory", FORMAT_VERSION, Step.from_dict)
         return cls(header=header, steps=steps)
+
+
+def read_records(path: Path, kind: str, version: int,
+                 record: Callable[[dict[str, Any]], T]) -> tuple[dict[str, Any], list[T]]:
+    """A JSONL file of ours: a header line ``{kind: version, ...}`` (returned without that key), then one
+    ``record`` a line. A bad line is a ValueError naming the file and the line."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise ValueError(f"{path}: empty {kind} file")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:1: bad header: {exc}") from None
+    if not isinstance(header, dict) or header.get(kind) != version:
+        raise ValueError(f"{path}:1: not a version-{version} {kind} header")
+    records = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            records.append(record(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValueError(f"{path}:{number}: bad {kind} line: {exc!r}") from None
+    header.pop(kind)
+    return header, records

@@ -27,6 +27,8 @@ class Finding:
     details: str = ""
     #: seconds into the run when it was found (the end of its step): the time a tester took to find it
     seconds: float | None = None
+    #: a ``diverges`` finding's picture of the golden run at that step (the nearest kept before it), if kept
+    reference: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in FINDING_KINDS:
@@ -37,8 +39,8 @@ class Finding:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
-        return cls(**{k: data[k] for k in ("kind", "message", "step", "screenshot", "details", "seconds")
-                      if k in data})
+        return cls(**{k: data[k] for k in ("kind", "message", "step", "screenshot", "details", "seconds",
+                                           "reference") if k in data})
 
     def describe(self) -> str:
         where = f"step {self.step}" if self.step is not None else "end of run"

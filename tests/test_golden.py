@@ -66,7 +66,7 @@ def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_pa
     assert [s.action for s in again.trajectory.steps] == [s.action for s in steps]
     rows = (tmp_path / SIGHTS_FILE).read_text().splitlines()
     (tmp_path / SIGHTS_FILE).write_text("\n".join([rows[0], rows[1], '{"step": "x"}']) + "\n")
-    with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:3: bad sight"):
+    with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:3: bad sights line"):
         Golden.read(tmp_path)
     (tmp_path / SIGHTS_FILE).write_text(json.dumps({"sights": 99}) + "\n")
     with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:1: not a version-1"):
@@ -86,6 +86,7 @@ def {name}(playtest):
 DICE_APPS = {
     "dice.py": (APPS / "tk_dice.py", ("f\"Total: {dice[0] + dice[1]}", "f\"Total: {dice[0] + dice[0]}")),
     "dice.html": (WEB / "dice.html", ("`Total: ${dice[0] + dice[1]}", "`Total: ${dice[0] + dice[0]}")),
+    "pygame_dice.py": (APPS / "pygame_dice.py", ("f\"Total: {dice[0] + dice[1]}", "f\"Total: {dice[0] + dice[0]}")),
 }
 
 
@@ -104,6 +105,7 @@ def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(p
     golden = Golden.read(folder)
     assert golden.trajectory.steps and golden.sights[0].step == 0 and golden.header["app"] == app
     assert any("Total:" in line for line in golden.sights[0].lines)
+    assert (folder / "frames" / "step-0000.png").exists()  # its pictures, small
 
     for _ in range(2):  # the app, seeded, replays as it was recorded
         checked = pytester.runpytest_subprocess(*run)
@@ -115,6 +117,9 @@ def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(p
     diverged = pytester.runpytest_subprocess(*run)
     diverged.assert_outcomes(failed=1)
     diverged.stdout.fnmatch_lines(["*[[]diverges[]]*the app diverged from its golden run*Total*"])
+    verdict = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())
+    finding = next(f for f in verdict["findings"] if f["kind"] == "diverges")
+    assert Path(finding["reference"]).parent == folder / "frames"  # the storyboard shows it beside this run's
 
     updated = pytester.runpytest_subprocess(*run, "--playtest-golden", "update")
     updated.assert_outcomes(passed=1)

@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 ORIGINAL = "original"
 
-TEST_FILE = '''"""One test per app: a golden run recorded on the original, checked on each variant (benchmarks/differential)."""
+TEST_FILE = '''"""One test per app: a golden run recorded on its original, checked on each variant."""
 import json
 import pathlib
 
@@ -101,7 +101,7 @@ def report(work: Path) -> dict:
     originals = [row for row in checks if row["id"].endswith(f"-{ORIGINAL}")]
     variants = [row for row in checks if not row["id"].endswith(f"-{ORIGINAL}")]
     for row in rows:
-        caught = "DIVERGES at step %s" % row["diverged_at"] if row["diverged_at"] else ""
+        caught = f"DIVERGES at step {row['diverged_at']}" if row["diverged_at"] else ""
         others = ", ".join(k for k in row["kinds"] if k != "diverges")
         print(f"{row['id']:42} {row['role']:7} {row['status']:6} {caught:24} {others:22} {row['seconds']:6.1f}s "
               f"{row['note'] or row['error'] or ''}")

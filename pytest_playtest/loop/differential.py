@@ -45,8 +45,10 @@ class Sights:
         self.diverged.append(index)
         if self.finding is None:
             after = f"after step {index} ({step.action.label()})" if step is not None else "before any input"
+            picture = self.reference.picture(index)
             self.finding = Finding("diverges", f"{after} the app diverged from its golden run: {found[0]}",
-                                   step=index, details="\n".join(found[1:SHOWN_DIFFERENCES]))
+                                   step=index, details="\n".join(found[1:SHOWN_DIFFERENCES]),
+                                   reference=str(picture) if picture else None)
 
     def _lines(self, frame: np.ndarray, key: str, page: WebPage | None) -> tuple[str, ...]:
         """The lines of text shown: the page's own text on the web, else what OCR reads."""

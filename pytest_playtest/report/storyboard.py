@@ -157,6 +157,7 @@ def build_storyboard(
     for finding in findings:
         if finding.step is not None and finding.step in kinds_by_step:
             kinds_by_step[finding.step].append(finding.kind)
+    references = {f.step: Path(f.reference) for f in findings if f.reference and Path(f.reference).exists()}
 
     first_frame = next((f for f in (_step_frame(frames_dir, s) for s in steps) if f), None)
     first_frame = first_frame or (frame_path(frames_dir, 0) if frame_path(frames_dir, 0).exists() else None)
@@ -185,7 +186,8 @@ def build_storyboard(
     for position, step in enumerate(shown):
         row, col = divmod(position, grid.cols)
         origin = (left + col * (grid.cell_width + GAP), top + row * (grid.cell_height + GAP))
-        _draw_tile(canvas, grid, origin, step, _step_frame(frames_dir, step), kinds_by_step[step.index])
+        _draw_tile(canvas, grid, origin, step, _step_frame(frames_dir, step), kinds_by_step[step.index],
+                   reference=references.get(step.index))
 
     footer_top = top + grid.height + GAP
     font = get_font(13)
@@ -256,8 +258,11 @@ def _draw_tile(
     step: Step | None,
     frame: Path | None,
     finding_kinds: list[str],
+    *,
+    reference: Path | None = None,
 ) -> None:
-    """A step's tile; ``step`` None is the initial frame of a run that took no step."""
+    """A step's tile; ``step`` None is the initial frame of a run that took no step. With a ``reference`` (the
+    golden run's picture of a step that diverged from it), the two pictures side by side."""
     x, y = origin
     draw = ImageDraw.Draw(canvas)
     cell = (x, y, x + grid.cell_width - 1, y + grid.cell_height - 1)
@@ -270,7 +275,9 @@ def _draw_tile(
         (*inner, inner[0] + grid.image_width - 1, inner[1] + grid.image_height + CAPTION_HEIGHT - 1),
         fill=TILE_BACKGROUND,
     )
-    canvas.paste(_tile_picture(step, frame, (grid.image_width, grid.image_height)), inner)
+    size = (grid.image_width, grid.image_height)
+    picture = _side_by_side(reference, frame, size) if reference else _tile_picture(step, frame, size)
+    canvas.paste(picture, inner)
 
     font = get_font(13)
     text_x, text_y = inner[0] + 6, inner[1] + grid.image_height + 4
@@ -308,6 +315,23 @@ def _tile_picture(step: Step | None, frame: Path | None, size: tuple[int, int]) 
             (left, top), (right, bottom) = to_tile(change[:2]), to_tile(change[2:])
             draw.rectangle((left, top, right, bottom), outline=CHANGE_OUTLINE, width=2)
         _draw_action(draw, step.action, [to_tile(p) for p in points], size)
+    return picture
+
+
+def _side_by_side(reference: Path, frame: Path | None, size: tuple[int, int]) -> Image.Image:
+    """The golden run's picture (left) and this run's (right), each whole, labelled."""
+    picture = Image.new("RGB", size, TILE_BACKGROUND)
+    half = (size[0] // 2 - 2, size[1] - 18)
+    draw = ImageDraw.Draw(picture)
+    font = get_font(12)
+    for column, (path, caption) in enumerate(((reference, "golden run"), (frame, "this run"))):
+        left = column * (size[0] // 2 + 2)
+        draw.text((left + 4, 2), caption, fill=MUTED, font=font)
+        if path is None:
+            continue
+        with Image.open(path) as opened:
+            region = ImageOps.contain(opened.convert("RGB"), half)
+        picture.paste(region, (left + (half[0] - region.width) // 2, 18 + (half[1] - region.height) // 2))
     return picture
 
 

@@ -55,6 +55,21 @@ def test_the_step_with_a_finding_has_a_red_frame(runs, tmp_path: Path) -> None:
     assert framing[2] != FINDING_RED and framing[4] != FINDING_RED
 
 
+def test_a_step_that_diverged_from_a_golden_run_shows_both_pictures_side_by_side(runs, tmp_path: Path) -> None:
+    runs.frames(3)
+    golden = tmp_path / "golden.png"
+    Image.new("RGB", (320, 240), (10, 200, 90)).save(golden)
+    steps = runs.steps([Action.click(20, 20)] * 3)
+    findings = [Finding("diverges", "Total differs", step=2, reference=str(golden))]
+    out = build_storyboard(steps, runs.frames_dir, findings, tmp_path / "storyboard.png",
+                           verdict=Verdict("fail", findings=findings, steps=3))
+
+    image = Image.open(out).convert("RGB")
+    theirs, ours = runs.box_of(image, (10, 200, 90)), runs.box_of(image, runs.colour(2))
+    assert theirs is not None and ours is not None
+    assert theirs[2] <= ours[0] and abs(theirs[1] - ours[1]) < 4  # the golden run's left of this run's, level
+
+
 def test_what_changed_after_a_step_is_outlined(runs, tmp_path: Path) -> None:
     runs.frames(2)
     steps = runs.steps([Action.press("space"), Action.press("space")])
