@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pytest_playtest.actions import Action
+from pytest_playtest.policies.base import Observation, PolicyContext
+from pytest_playtest.policies.replay import ReplayPolicy
 from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label
 from pytest_playtest.trajectory import Step, Trajectory
 from tests.conftest import APPS, REPO
@@ -71,6 +75,28 @@ def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_pa
     (tmp_path / SIGHTS_FILE).write_text(json.dumps({"sights": 99}) + "\n")
     with pytest.raises(ValueError, match=rf"{SIGHTS_FILE}:1: not a version-1"):
         Golden.read(tmp_path)
+
+
+def test_a_replay_of_a_moving_app_gives_each_input_as_long_after_the_first_as_it_came_and_a_still_one_at_once(
+        tmp_path: Path) -> None:
+    steps = [Step(index=i + 1, action=Action.press("space"), started=2.0 + 0.4 * i) for i in range(3)]
+    Trajectory({"app": "game.py"}, steps).write(tmp_path)
+    context = PolicyContext(strategy="goal", goal="", expectations=[], seed=0, max_steps=5, timeout=10.0,
+                            window=(160, 120), options={"replay": str(tmp_path)})
+    frame = np.zeros((120, 160, 3), dtype=np.uint8)
+
+    def given_at(moving: bool) -> list[float]:
+        policy, started, times = ReplayPolicy(context), time.monotonic(), []
+        for index in range(3):
+            observation = Observation(step=index + 1, frame=frame, frame_hash="f", history=[], vision=None,  # type: ignore[arg-type]
+                                      elapsed=0.5 + time.monotonic() - started, moving=moving)
+            assert policy.decide(observation).action == Action.press("space")
+            times.append(time.monotonic() - started)
+        return times
+
+    moving = given_at(True)
+    assert moving[1] >= 0.4 and moving[2] >= 0.8  # as long after the first input as in the recording
+    assert given_at(False)[2] < 0.3
 
 
 # -- through pytest, on a real app --------------------------------------------------------------------------

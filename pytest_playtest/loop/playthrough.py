@@ -232,7 +232,7 @@ class Playthrough:
                                   seen_text=seen_text, text_read_at=text_read_at,
                                   launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else (),
-                                  stopped_at=self._stopped_at())
+                                  stopped_at=self._stopped_at(), moving=self.oracles.animating)
         retry = None if self._scripted else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry

@@ -91,6 +91,8 @@ class Observation:
     #: in an app that moves by itself and has stopped (a pause, a game over): when, in seconds into the run
     #: (its next frame was due then and never came); None while it moves
     stopped_at: float | None = None
+    #: whether the app was seen to move by itself (a real-time game: what an input does depends on when)
+    moving: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
