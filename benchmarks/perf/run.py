@@ -12,6 +12,7 @@ serially.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import os
@@ -28,12 +29,15 @@ import numpy as np
 import pytest
 
 from pytest_playtest.actions import Action
+from pytest_playtest.golden import GoldenRun
 from pytest_playtest.loop.playthrough import run_session
 from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.pipeline import Runtime
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen
+from pytest_playtest.settings import Settings
 from pytest_playtest.vision import Vision, changed_regions
 from pytest_playtest.vision.motion import MotionWatch
 
@@ -254,6 +258,39 @@ def web_app(display: Display, launches: int, reads: int) -> dict[str, object]:
             "dom_read_ms_median": 1000 * statistics.median(read), "reads": len(read)}
 
 
+def golden_cost(runs: int) -> dict[str, object]:
+    """What golden runs cost on two still Tk apps (a calculator; dice drawn from a seeded ``random``): the
+    recording (the playtest, then two replays for the noise) and a check (one replay, compared) against the
+    playtest alone; and the divergences of the checks, which must be none."""
+    rows = []
+    apps = {"calculator": SAMPLES / "calculator" / "main.py", "dice": ROOT / "fixtures" / "apps" / "tk_dice.py"}
+    for name, app in apps.items():
+        explore, record, check, diverged = [], [], [], 0
+        for seed in range(runs):
+            with tempfile.TemporaryDirectory() as folder:
+                settings = Settings(size=(1024, 768), display=None, output=Path(folder) / "out", policy="heuristic",
+                                    max_steps=40, timeout=60.0, screenshots="on", record=False)
+                runtime = Runtime(settings)
+                try:
+                    spec = RunSpec.from_kwargs({"app": str(app), "seed": seed}, defaults=settings, where="bench")
+                    golden = GoldenRun(runtime, "record", Path(folder) / "test_app.py", test=f"test_app.py::{name}")
+                    started = time.monotonic()
+                    recorded, _ = golden.play(spec, artifacts=Path(folder) / "record", default_cwd=app.parent)
+                    record.append(time.monotonic() - started)
+                    explore.append(recorded.verdict.duration)
+                    started = time.monotonic()
+                    checked, _ = dataclasses.replace(golden, mode="check").play(
+                        spec, artifacts=Path(folder) / "check", default_cwd=app.parent)
+                    check.append(time.monotonic() - started)
+                    diverged += "diverges" in checked.verdict.kinds()
+                finally:
+                    runtime.close()
+        rows.append({"app": name, "runs": runs, "steps": 40, "playtest_s_median": statistics.median(explore),
+                     "record_s_median": statistics.median(record), "check_s_median": statistics.median(check),
+                     "diverged_checks": diverged})
+    return {"apps": rows}
+
+
 def xdist_speedup(pairs: int, cold: int) -> dict[str, object]:
     """Wall time of the whole playeval-mini mutants run (process start to exit), serially and with ``-n 2``,
     in pairs whose order alternates; the speed-up is the ratio of the medians. Every run writes the same
@@ -298,9 +335,15 @@ def main() -> None:
     parser.add_argument("--xdist-pairs", type=int, default=3, help="serial / -n 2 pairs of playeval-mini runs")
     parser.add_argument("--xdist-cold", type=int, default=1,
                         help="-n 2 runs of playeval-mini without an earlier store, before the pairs")
+    parser.add_argument("--golden-runs", type=int, default=3, help="golden runs recorded and checked per app")
+    parser.add_argument("--only", choices=("golden",), default=None, help="measure only this part")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
 
+    if args.only == "golden":
+        results = {"machine": machine(), "golden": golden_cost(args.golden_runs)}
+        print(json.dumps(results, indent=2))
+        return
     imports = import_cost(args.pairs)
     display = Display((1024, 768))
     display.start()
@@ -320,6 +363,7 @@ def main() -> None:
         display.stop()
     if args.xdist_pairs > 0:  # its own pytest runs, each with its own displays
         results["xdist"] = xdist_speedup(args.xdist_pairs, args.xdist_cold)
+    results["golden"] = golden_cost(args.golden_runs)
     out = args.out or Path(__file__).with_name(f"results-{platform.node() or 'local'}.json")
     out.write_text(json.dumps(results, indent=2) + "\n")
     report(results, out)
@@ -350,6 +394,11 @@ def report(results: dict, out: Path) -> None:
           f"page's first frame, median of {web['launches']})   goal <= 1500 ms")
     print(f"dom read  {web['dom_read_ms_median']:7.2f} ms       (text and a rule's facts in one script, median of "
           f"{web['reads']})   goal <= 5 ms")
+    for row in results["golden"]["apps"]:
+        print(f"golden    {row['record_s_median'] / row['playtest_s_median']:7.2f} x        (recording a golden run "
+              f"of {row['app']}: {row['record_s_median']:.1f} s against the playtest's {row['playtest_s_median']:.1f} "
+              f"s; a check {row['check_s_median']:.1f} s; {row['diverged_checks']} of {row['runs']} checks diverged, "
+              "medians)")
     xdist = results.get("xdist")
     if xdist:
         pairs = ", ".join(f"{ratio:.2f}" for ratio in xdist["speedup_pairs"])
