@@ -130,7 +130,7 @@ class GoldenRun:
         header = {"test": self.test, "run": self.run, "app": app, "seed": spec.seed}
         golden = Golden(Trajectory({"app": app, "policy": spec.policy, "seed": spec.seed}, steps),
                         first.sights, noise, header)
-        shutil.rmtree(self.folder, ignore_errors=True)  # an update leaves nothing of the old golden run
+        shutil.rmtree(self.folder / THUMBNAILS_DIR, ignore_errors=True)  # no picture of an older golden run stays
         golden.write(self.folder)
         if first.verdict.artifacts is not None:
             _keep_pictures(golden, Path(first.verdict.artifacts) / FRAMES_DIR, self.folder / THUMBNAILS_DIR)
