@@ -54,6 +54,14 @@ def test_the_coarse_picture_differs_only_beyond_its_noise() -> None:
     assert noise.tiles == {0} and differences(sight(), sight(tiles=moved), noise) == []
 
 
+def test_the_pictures_of_an_app_that_moves_by_itself_are_not_compared_but_its_text_is() -> None:
+    moved = "ffffff" + TILES[6:]
+    game = Sight(3, True, ("Score: 2",), TILES, (800, 600), moving=True)
+    assert differences(game, Sight(3, True, ("Score: 2",), moved, (800, 600), moving=True), Noise()) == []
+    assert differences(game, Sight(3, True, ("Score: 1",), moved, (800, 600), moving=True), Noise()) == [
+        "the reference showed «Score: 2», this run «Score: 1»"]
+
+
 def test_an_app_gone_where_the_reference_ran_on_is_a_divergence() -> None:
     assert differences(sight(), sight(alive=False), Noise()) == [
         "the app had exited (the reference's was still running)"]

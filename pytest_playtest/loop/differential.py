@@ -30,11 +30,12 @@ class Sights:
         #: steps whose sight differed from the reference's, the first included
         self.diverged: list[int] = []
 
-    def take(self, step: Step | None, frame: np.ndarray, key: str, *, alive: bool, page: WebPage | None) -> None:
+    def take(self, step: Step | None, frame: np.ndarray, key: str, *, alive: bool, moving: bool,
+             page: WebPage | None) -> None:
         """The sight after ``step`` (None: the first paint), compared with the reference's of the same step."""
         index = step.index if step is not None else 0
         sight = Sight(index, alive, self._lines(frame, key, page), tiles_of(frame),
-                      (int(frame.shape[1]), int(frame.shape[0])))
+                      (int(frame.shape[1]), int(frame.shape[0])), moving)
         self.taken.append(sight)
         expected = self.reference.sight(index) if self.reference is not None else None
         if expected is None or self.reference is None:

@@ -447,7 +447,8 @@ class Playthrough:
     def _take_sight(self, step: Step | None, frame: np.ndarray) -> None:
         """In a differential run, what the screen shows after ``step`` (None: before the first input)."""
         if self.sights is not None:
-            self.sights.take(step, frame, frame_hash(frame), alive=self.app.alive, page=self._page())
+            self.sights.take(step, frame, frame_hash(frame), alive=self.app.alive,
+                             moving=self.oracles.animating, page=self._page())
 
     def _wind_down(self) -> None:
         """After the last step: watch a still animating app for a freeze, read the last frame."""
