@@ -111,7 +111,8 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
         if name in noise.labels:
             continue
         shown, now = sorted(mine.get(name, ())), sorted(theirs.get(name, ()))
-        found.append(f"the reference showed {_quoted(shown) or 'no such line'}, this run {_quoted(now) or 'not'}")
+        found.append(f"the reference showed {_quoted(shown) or 'no such line'}, "
+                     f"this run {_quoted(now) or 'showed none'}")
     moving = reference.moving or seen.moving
     tiles = [] if moving else [t for t in _changed_tiles(reference, seen) if t not in noise.tiles]
     if tiles:
