@@ -37,6 +37,9 @@ TILE_TOLERANCE = 40
 #: At most this many differences are spelled out per step.
 SHOWN_DIFFERENCES = 3
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,:]\d+)*")
+#: What makes a line on a moving app text: a digit or a word of two letters (OCR reads a sprite now and then as
+#: one glyph: a bird as «[]», a ghost as «口»).
+_WORDS = re.compile(r"\d|[^\W\d_]{2}")
 
 
 def label(line: str) -> str:
@@ -101,7 +104,7 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
 
     The pictures of an app that moves by itself are not compared: a replay's inputs come a few frames
     earlier or later, and its sprites are elsewhere without anything being wrong (its text, and whether
-    it is there, still are)."""
+    it is there, still are; a line there is text when it has a digit or a word of two letters)."""
     found: list[str] = []
     if reference.alive != seen.alive and not noise.alive:
         found.append("the app had exited (the reference's was still running)" if reference.alive
@@ -129,6 +132,8 @@ def picture_changed(one: Sight, other: Sight) -> bool:
 def _by_label(sight: Sight) -> dict[str, Counter[str]]:
     lines: dict[str, Counter[str]] = {}
     for line in sight.lines:
+        if sight.moving and not _WORDS.search(line):
+            continue
         lines.setdefault(label(line), Counter())[" ".join(line.split())] += 1
     return lines
 
