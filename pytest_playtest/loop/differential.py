@@ -4,9 +4,12 @@ they come. The first step whose sight differs from the reference's beyond its no
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
+from ..runtime.screen import frame_hash
 from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences
 from ..trajectory import Step
 from ..verdict import Finding
@@ -30,18 +33,22 @@ class Sights:
         #: steps whose sight differed from the reference's, the first included
         self.diverged: list[int] = []
 
-    def take(self, step: Step | None, frame: np.ndarray, key: str, *, alive: bool, moving: bool,
-             page: WebPage | None) -> None:
-        """The sight after ``step`` (None: the first paint), compared with the reference's of the same step."""
+    def take(self, step: Step | None, frame: np.ndarray, *, alive: bool, moving: bool, page: WebPage | None,
+             again: Callable[[], np.ndarray | None] | None = None) -> None:
+        """The sight after ``step`` (None: the first paint), compared with the reference's of the same step.
+
+        A sight that differs is taken once more from the frame ``again`` gives (the window once it stood still):
+        a page's pictures and fonts may arrive late, and a person looks twice before calling a difference.
+        """
         index = step.index if step is not None else 0
-        sight = Sight(index, alive, self._lines(frame, key, page), tiles_of(frame),
-                      (int(frame.shape[1]), int(frame.shape[0])), moving)
+        sight = self._sight(index, frame, alive=alive, moving=moving, page=page)
+        found = self._differences(sight)
+        later = again() if found and again is not None else None
+        if later is not None:
+            sight = self._sight(index, later, alive=alive, moving=moving, page=page)
+            found = self._differences(sight)
         self.taken.append(sight)
-        expected = self.reference.sight(index) if self.reference is not None else None
-        if expected is None or self.reference is None:
-            return
-        found = differences(expected, sight, self.reference.noise)
-        if not found:
+        if not found or self.reference is None:
             return
         self.diverged.append(index)
         if self.finding is None:
@@ -50,6 +57,17 @@ class Sights:
             self.finding = Finding("diverges", f"{after} the app diverged from its golden run: {found[0]}",
                                    step=index, details="\n".join(found[1:SHOWN_DIFFERENCES]),
                                    reference=str(picture) if picture else None)
+
+    def _sight(self, index: int, frame: np.ndarray, *, alive: bool, moving: bool, page: WebPage | None) -> Sight:
+        return Sight(index, alive, self._lines(frame, frame_hash(frame), page), tiles_of(frame),
+                     (int(frame.shape[1]), int(frame.shape[0])), moving)
+
+    def _differences(self, sight: Sight) -> list[str]:
+        """What differs from the reference's sight of the same step (nothing without a reference)."""
+        expected = self.reference.sight(sight.step) if self.reference is not None else None
+        if expected is None or self.reference is None:
+            return []
+        return differences(expected, sight, self.reference.noise)
 
     def _lines(self, frame: np.ndarray, key: str, page: WebPage | None) -> tuple[str, ...]:
         """The lines of text shown: the page's own text on the web, else what OCR reads."""

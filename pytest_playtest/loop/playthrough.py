@@ -56,6 +56,9 @@ PLAY_POLL = 0.02
 WATCH_EVERY = 5
 WATCH_EVERY_MOVING = 3
 GLANCE = 0.25
+#: A differential run looks again at a window that differs from its golden run's, once it has stood still for
+#: LOOK_AGAIN_STILL seconds (at most LOOK_AGAIN): pictures and fonts of a page arrive late.
+LOOK_AGAIN, LOOK_AGAIN_STILL = 1.0, 0.2
 #: How far (pixels) from the resting pointer a control's hover or focus drawing may reach.
 POINTER_REACH = 64
 
@@ -447,8 +450,19 @@ class Playthrough:
     def _take_sight(self, step: Step | None, frame: np.ndarray) -> None:
         """In a differential run, what the screen shows after ``step`` (None: before the first input)."""
         if self.sights is not None:
-            self.sights.take(step, frame, frame_hash(frame), alive=self.app.alive,
-                             moving=self.oracles.animating, page=self._page())
+            self.sights.take(step, frame, alive=self.app.alive, moving=self.oracles.animating, page=self._page(),
+                             again=self._look_again)
+
+    def _look_again(self) -> np.ndarray | None:
+        """The window once it has stood still for a moment (at most ``LOOK_AGAIN`` seconds); None without one."""
+        if self.screen is None:
+            return None
+        try:
+            self.screen.screenshot()
+            _until_still(self.screen, LOOK_AGAIN_STILL, limit=LOOK_AGAIN)
+        except AppError:
+            return None
+        return self.screen.last
 
     def _wind_down(self) -> None:
         """After the last step: watch a still animating app for a freeze, read the last frame."""
