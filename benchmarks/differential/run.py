@@ -101,12 +101,12 @@ def report(work: Path) -> dict:
     originals = [row for row in checks if row["id"].endswith(f"-{ORIGINAL}")]
     variants = [row for row in checks if not row["id"].endswith(f"-{ORIGINAL}")]
     for row in rows:
-        caught = f"DIVERGES at step {row['diverged_at']}" if row["diverged_at"] else ""
+        caught = f"DIVERGES at step {row['diverged_at']}" if row["diverged_at"] is not None else ""
         others = ", ".join(k for k in row["kinds"] if k != "diverges")
         print(f"{row['id']:42} {row['role']:7} {row['status']:6} {caught:24} {others:22} {row['seconds']:6.1f}s "
               f"{row['note'] or row['error'] or ''}")
-    diverged = [row for row in variants if row["diverged_at"]]
-    false = [row for row in originals if row["diverged_at"]]
+    diverged = [row for row in variants if row["diverged_at"] is not None]
+    false = [row for row in originals if row["diverged_at"] is not None]
     recorded = [row for row in rows if row["role"] == "record" and row["note"] in ("recorded", "updated")]
     print(f"\ngolden runs recorded: {len(recorded)} of {sum(row['role'] == 'record' for row in rows)} apps; "
           f"variants diverged: {len(diverged)}/{len(variants)}; originals diverged (false): "
