@@ -113,7 +113,7 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
     for name in _changed_labels(reference, seen):
         if name in noise.labels:
             continue
-        shown, now = sorted(mine.get(name, ())), sorted(theirs.get(name, ()))
+        shown, now = (sorted(lines.get(name, Counter()).elements()) for lines in (mine, theirs))
         found.append(f"the reference showed {_quoted(shown) or 'no such line'}, "
                      f"this run {_quoted(now) or 'showed none'}")
     moving = reference.moving or seen.moving

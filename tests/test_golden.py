@@ -33,6 +33,8 @@ def test_a_line_is_known_by_its_words_and_its_numbers_are_compared() -> None:
     assert found == ["the reference showed «Total: 7», this run «Total: 4»"]
     assert differences(sight("Total: 7"), sight("Total: 7", "Game over"), Noise()) == [
         "the reference showed no such line, this run «Game over»"]
+    assert differences(sight("hello"), sight("hello", "hello"), Noise()) == [
+        "the reference showed «hello», this run «hello», «hello»"]  # a note added twice
 
 
 def test_what_differed_between_two_runs_of_the_same_app_is_noise_and_not_a_divergence() -> None:
