@@ -18,7 +18,7 @@ from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, difference
 from pytest_playtest.trajectory import Step, Trajectory
 from tests.conftest import APPS, REPO
 
-WEB = REPO / "fixtures" / "web"
+WEB = REPO / "fixtures" / "webapps"
 
 TILES = "202020" * 192
 
@@ -123,7 +123,7 @@ def {name}(playtest):
 #: each app, and its slip: the total adds the first die twice
 DICE_APPS = {
     "dice.py": (APPS / "tk_dice.py", ("f\"Total: {dice[0] + dice[1]}", "f\"Total: {dice[0] + dice[0]}")),
-    "dice.html": (WEB / "dice.html", ("`Total: ${dice[0] + dice[1]}", "`Total: ${dice[0] + dice[0]}")),
+    "dice.html": (WEB / "dice" / "index.html", ("`Total: ${dice[0] + dice[1]}", "`Total: ${dice[0] + dice[0]}")),
     "pygame_dice.py": (APPS / "pygame_dice.py", ("f\"Total: {dice[0] + dice[1]}", "f\"Total: {dice[0] + dice[0]}")),
 }
 

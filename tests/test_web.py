@@ -112,7 +112,7 @@ def test_a_page_is_clicked_and_changes_and_nothing_is_left(display: Display, bro
 
 def test_a_page_draws_the_same_random_numbers_on_every_launch_of_a_seed(browser) -> None:  # noqa: ANN001
     def drawn(seed: int) -> str:
-        page = browser("dice.html", seed=seed)
+        page = browser("../webapps/dice/index.html", seed=seed)
         return str(page.evaluate("document.body.innerText"))
 
     first = drawn(7)
