@@ -96,6 +96,9 @@ OPTIONS: tuple[Option, ...] = (
            "golden runs (playtest-golden/ beside the tests): check (a playtest that has one replays it and fails "
            "where the app now diverges), record (also keep one for each passing playtest that has none), update "
            "(record every one anew) or off", "check"),
+    Option("--playtest-differential",
+           "benchmark: on (each task's reference is recorded once, and a sample that passes its playtest replays the "
+           "reference's inputs and fails where it shows something else) or off", "on"),
     Option("--playtest-shard",
            "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX): the tasks are "
            "dealt out evenly, by id or by --playtest-shard-costs",

@@ -292,8 +292,8 @@ class Playtest:
         artifacts = self._artifacts_dir()
         if spec.options.get("replay"):
             spec.options["replay"] = self._recording(Path(spec.options["replay"]))
-        golden = GoldenRun(self.runtime, settings.golden if spec.policy != "replay" else "off",
-                           Path(str(self.item.path)), test=self.item.nodeid, run=len(self.verdicts) + 1)
+        golden = GoldenRun.of_test(self.runtime, settings.golden if spec.policy != "replay" else "off",
+                                   Path(str(self.item.path)), test=self.item.nodeid, run=len(self.verdicts) + 1)
         result, outcome = golden.play(spec, artifacts=artifacts, default_cwd=self.test_dir, config=self.item.config)
         if outcome:
             self.item.stash.setdefault(GOLDEN_KEY, []).append(outcome)

@@ -62,17 +62,22 @@ def golden_folders(test_file: Path) -> Iterator[tuple[Path, str, int]]:
 
 @dataclass
 class GoldenRun:
-    """The golden run of one playtest, played as the mode says."""
+    """The golden run kept in ``folder``, played as the mode says.
+
+    ``header`` is what the kept run says of itself (the test and its run; a benchmark's task), ``base`` the
+    folder an app's path is written relative to (golden runs are committed and checked out elsewhere).
+    """
 
     runtime: Runtime
     mode: GoldenMode
-    test_file: Path
-    test: str
-    run: int = 1
+    folder: Path
+    header: dict[str, Any]
+    base: Path
 
-    @property
-    def folder(self) -> Path:
-        return golden_folder(self.test_file, self.test, self.run)
+    @classmethod
+    def of_test(cls, runtime: Runtime, mode: GoldenMode, test_file: Path, test: str, run: int = 1) -> GoldenRun:
+        """The golden run of a test's ``run``-th playtest, beside its file."""
+        return cls(runtime, mode, golden_folder(test_file, test, run), {"test": test, "run": run}, test_file.parent)
 
     def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path,
              config: Any = None) -> tuple[RunResult, Outcome]:
@@ -125,9 +130,10 @@ class GoldenRun:
             for sight in first.sights:
                 if sight.step in theirs:
                     noise.learn(sight, theirs[sight.step])
+            noise.learn_runs(first.sights, other.sights)
         steps = [step for step in first.steps if step.action.kind != "finish"]
-        app = _relative(spec.app, self.test_file.parent)
-        header = {"test": self.test, "run": self.run, "app": app, "seed": spec.seed}
+        app = _relative(spec.app, self.base)
+        header = {**self.header, "app": app, "seed": spec.seed}
         golden = Golden(Trajectory({"app": app, "policy": spec.policy, "seed": spec.seed}, steps),
                         first.sights, noise, header)
         shutil.rmtree(self.folder / THUMBNAILS_DIR, ignore_errors=True)  # no picture of an older golden run stays

@@ -34,6 +34,9 @@ TILES = (16, 12)
 #: How far (0-255, in any colour channel) a tile's mean colour may move before the tile differs: a caret
 #: that blinks, a few pixels of anti-aliasing stay below it; a sprite, a panel or a colour that changed does not.
 TILE_TOLERANCE = 40
+#: The last share of a run in which a line the reference first showed may not come in a replay of an app that
+#: moves by itself (a replay a few frames slower shows it after its last step).
+LATE = 0.1
 #: At most this many differences are spelled out per step.
 SHOWN_DIFFERENCES = 3
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,:]\d+)*")
@@ -90,6 +93,13 @@ class Noise:
         self.labels |= set(_changed_labels(one, other))
         self.tiles |= set(_changed_tiles(one, other))
 
+    def learn_runs(self, one: list[Sight], other: list[Sight]) -> None:
+        """Take the lines one of two runs of the same app showed while it moved and the other did not, or that
+        changed in one and not in the other, as noise."""
+        mine, theirs = (_shown([sight for sight in run if sight.moving]) for run in (one, other))
+        self.labels |= {name for name in mine.keys() | theirs.keys()
+                        if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed}
+
     def to_dict(self) -> dict[str, Any]:
         return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive}
 
@@ -102,13 +112,15 @@ class Noise:
 def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
     """What a person would notice differs between the reference's sight and this run's, beyond the noise.
 
-    The pictures of an app that moves by itself are not compared: a replay's inputs come a few frames
-    earlier or later, and its sprites are elsewhere without anything being wrong (its text, and whether
-    it is there, still are; a line there is text when it has a digit or a word of two letters)."""
+    Only whether an app that moves by itself is there is compared step by step: a replay's inputs come a few
+    frames earlier or later, so its sprites are elsewhere and its score changes a step sooner or later
+    without anything being wrong. What it shows is compared over the whole run (``run_differences``)."""
     found: list[str] = []
     if reference.alive != seen.alive and not noise.alive:
         found.append("the app had exited (the reference's was still running)" if reference.alive
                      else "the app was still running (the reference's had exited)")
+    if reference.moving or seen.moving:
+        return found
     mine, theirs = _by_label(reference), _by_label(seen)
     for name in _changed_labels(reference, seen):
         if name in noise.labels:
@@ -116,12 +128,58 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
         shown, now = (sorted(lines.get(name, Counter()).elements()) for lines in (mine, theirs))
         found.append(f"the reference showed {_quoted(shown) or 'no such line'}, "
                      f"this run {_quoted(now) or 'showed none'}")
-    moving = reference.moving or seen.moving
-    tiles = [] if moving else [t for t in _changed_tiles(reference, seen) if t not in noise.tiles]
+    tiles = [t for t in _changed_tiles(reference, seen) if t not in noise.tiles]
     if tiles:
         found.append(f"the picture differs in {len(tiles)} of {TILES[0] * TILES[1]} regions, the first around "
                      f"{_tile_centre(tiles[0], seen.window or reference.window)}")
     return found
+
+
+def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> list[tuple[int, str]]:
+    """What an app that moves by itself showed over a run against the reference's, each with the step it
+    shows at: a line the reference showed all along that this run never showed, and a line that changed
+    while the reference moved (a score that rose) and never changed in this run (lines matched by label).
+
+    Whether a game ends, when, and how far a score gets depend on when each input met the game's frames,
+    which a replay cannot repeat; that a score which moved before still moves, and that what was always on
+    the screen is there, do not. A line the reference first changed in the ``LATE`` end of the run may change
+    after a slower replay's end, and is not compared."""
+    last = max((sight.step for sight in seen), default=-1)
+    moving = [sight for sight in reference if sight.moving and sight.step <= last * (1 - LATE)]
+    theirs, mine = _shown(moving), _shown(seen)
+    found = []
+    for name, shown in theirs.items():
+        if name in noise.labels:
+            continue
+        if name not in mine and shown.sights == len(moving):
+            found.append((last, f"the reference showed «{shown.lines[0]}» all along, this run never did"))
+        elif shown.changed and name in mine and not mine[name].changed:
+            found.append((last, f"«{mine[name].lines[0]}» never changed, where the reference's went from "
+                                f"«{shown.lines[0]}» to «{shown.lines[-1]}»"))
+    return found
+
+
+@dataclass
+class _Shown:
+    """The lines of one label a run showed: in how many sights, and each line as it came."""
+
+    sights: int = 0
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return len(self.lines) > 1
+
+
+def _shown(sights: list[Sight]) -> dict[str, _Shown]:
+    """The lines the sights show, by label."""
+    shown: dict[str, _Shown] = {}
+    for sight in sights:
+        for name, lines in _by_label(sight).items():
+            seen = shown.setdefault(name, _Shown())
+            seen.sights += 1
+            seen.lines.extend(line for line in lines if line not in seen.lines)
+    return shown
 
 
 def picture_changed(one: Sight, other: Sight) -> bool:

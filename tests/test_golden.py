@@ -14,7 +14,7 @@ import pytest
 from pytest_playtest.actions import Action
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.replay import ReplayPolicy
-from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label
+from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label, run_differences
 from pytest_playtest.trajectory import Step, Trajectory
 from tests.conftest import APPS, REPO
 
@@ -56,14 +56,41 @@ def test_the_coarse_picture_differs_only_beyond_its_noise() -> None:
     assert noise.tiles == {0} and differences(sight(), sight(tiles=moved), noise) == []
 
 
-def test_the_pictures_of_an_app_that_moves_by_itself_are_not_compared_but_its_text_is() -> None:
+def test_an_app_that_moves_by_itself_is_compared_step_by_step_only_by_being_there() -> None:
     moved = "ffffff" + TILES[6:]
     game = Sight(3, True, ("Score: 2",), TILES, (800, 600), moving=True)
-    assert differences(game, Sight(3, True, ("Score: 2",), moved, (800, 600), moving=True), Noise()) == []
-    assert differences(game, Sight(3, True, ("Score: 1",), moved, (800, 600), moving=True), Noise()) == [
-        "the reference showed «Score: 2», this run «Score: 1»"]
+    assert differences(game, Sight(3, True, ("Score: 1",), moved, (800, 600), moving=True), Noise()) == []
+    assert differences(game, Sight(3, False, (), moved, (800, 600), moving=True), Noise()) == [
+        "the app had exited (the reference's was still running)"]
+
+
+def _game(*lines_per_step: tuple[str, ...]) -> list[Sight]:
+    return [Sight(step, True, lines, TILES, (800, 600), moving=True) for step, lines in enumerate(lines_per_step)]
+
+
+def test_what_a_moving_app_showed_is_compared_over_the_run_whenever_it_showed_it() -> None:
+    reference = _game(("Score: 0",), ("Score: 0",), ("Score: 1",), ("Score: 1",), ("Score: 2",), *[("Score: 2",)] * 15)
+    later = _game(("Score: 0",), ("Score: 0",), ("Score: 0",), ("Score: 1",), ("Score: 1",), *[("Score: 2",)] * 15)
+    assert run_differences(reference, later, Noise()) == []  # a step later is no divergence
+    fewer = _game(("Score: 0",), *[("Score: 1", "Game over")] * 19)
+    assert run_differences(reference, fewer, Noise()) == []  # how far it gets, and whether it ends, depend on time
+    stuck = _game(*[("Score: 0",)] * 20)
+    assert run_differences(reference, stuck, Noise()) == [
+        (19, "«Score: 0» never changed, where the reference's went from «Score: 0» to «Score: 2»")]
+    assert run_differences(reference, _game(*[("Lives: 3",)] * 20), Noise()) == [
+        (19, "the reference showed «Score: 0» all along, this run never did")]
+    # a line the reference first changed in the last tenth of the run may change after a replay's end
+    late = _game(*[("Score: 0",)] * 19, ("Score: 1",))
+    assert run_differences(late, stuck, Noise()) == []
     # a sprite OCR read as a glyph is no text
-    assert differences(game, Sight(3, True, ("Score: 2", "口", "[]"), TILES, (800, 600), moving=True), Noise()) == []
+    assert run_differences(reference, _game(*[("Score: 0", "口")] * 3, *[("Score: 1",)] * 17), Noise()) == []
+
+
+def test_two_runs_of_a_moving_app_that_reached_different_lines_make_them_noise() -> None:
+    noise = Noise()
+    noise.learn_runs(_game(("Score: 0",), ("Score: 1",)), _game(("Score: 0",), ("Score: 0",)))
+    assert noise.labels == {"score: #"}
+    assert run_differences(_game(*[("Score: 3",)] * 10), _game(*[("Score: 0",)] * 10), noise) == []
 
 
 def test_an_app_gone_where_the_reference_ran_on_is_a_divergence() -> None:

@@ -57,7 +57,7 @@ def test_app(playtest, app):
         return RunSpec.from_kwargs(arguments, defaults=runtime.settings, where=case["id"])
 
     def golden(mode):
-        return GoldenRun(runtime, mode, HERE / "golden" / "test_apps.py", test=f"test_apps.py::{app}")
+        return GoldenRun.of_test(runtime, mode, HERE / "golden" / "test_apps.py", test=f"test_apps.py::{app}")
 
     original = next(case for case in cases if case["id"].endswith("-original"))
     result, recorded = golden("update").play(spec(original), artifacts=HERE / "artifacts" / original["id"] / "record",

@@ -273,7 +273,8 @@ def golden_cost(runs: int) -> dict[str, object]:
                 runtime = Runtime(settings)
                 try:
                     spec = RunSpec.from_kwargs({"app": str(app), "seed": seed}, defaults=settings, where="bench")
-                    golden = GoldenRun(runtime, "record", Path(folder) / "test_app.py", test=f"test_app.py::{name}")
+                    golden = GoldenRun.of_test(runtime, "record", Path(folder) / "test_app.py",
+                                               test=f"test_app.py::{name}")
                     started = time.monotonic()
                     recorded, _ = golden.play(spec, artifacts=Path(folder) / "record", default_cwd=app.parent)
                     record.append(time.monotonic() - started)

@@ -35,6 +35,8 @@ from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
 from .metrics import STAGES, TESTER_TOKENS, TaskOutcome, compute_metrics, write_results
+from .paths import references_path, results_path
+from .references import DIFFERENTIAL_MODES, DifferentialMode, FailedBy, References
 from .rounds import Repairer, StageAttempt, add_repair_results
 from .shard import Shard, TaskKey, dealing_order, split_id
 from .splice import definition_source, splice_repo
@@ -44,7 +46,7 @@ from .tasks import LineError, Sample, Task, load_samples, load_tasks, resolve_ar
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
-    from ..loop.spec import RunResult
+    from ..loop.spec import RunResult, RunSpec
     from ..trajectory import Step
     from ..verdict import Verdict
 
@@ -101,6 +103,27 @@ class _Prepared:
 
 
 @dataclass
+class _Play:
+    """A sample's play stage: its playtest, and the reference's inputs replayed on it (None: not compared)."""
+
+    explored: RunResult
+    replayed: RunResult | None = None
+
+    @property
+    def failed_by(self) -> FailedBy | None:
+        if not self.explored.verdict.passed:
+            return "playtest"
+        if self.replayed is not None and not self.replayed.verdict.passed:
+            return "divergence"
+        return None
+
+    @property
+    def judged(self) -> RunResult:
+        """The run the stage's verdict is: the replay that failed, else the playtest."""
+        return self.replayed if self.failed_by == "divergence" and self.replayed is not None else self.explored
+
+
+@dataclass
 class _SampleState:
     results: dict[str, bool] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
@@ -117,6 +140,11 @@ class BenchmarkPlugin:
         #: what repairs a failing sample when ``--playtest-repair`` asks for rounds (plugin.py hands it over)
         self.repairer = repairer
         self.shard_asked = _shard(config)  # a bad value stops the run before anything is collected
+        self.differential = differential_mode(config) == "on"
+        self.references = References(references_path(config))
+        if self.differential and not hasattr(config, "workerinput") \
+                and not config.getoption("playtest_resume", default=False):
+            self.references.clear()  # before any worker starts: a new run records its references anew
         self._tmp: Path | None = None
         self._prepared: dict[tuple[str, str, int], _Prepared] = {}
         self.states: dict[tuple[str, str, int], _SampleState] = {}
@@ -152,6 +180,13 @@ class BenchmarkPlugin:
             except (SpliceError, OSError) as exc:
                 self._prepared[key] = _Prepared(None, f"cannot splice the completion: {exc}")
         return self._prepared[key]
+
+    def reference_repo(self, suite: str, task: Task) -> Path:
+        """A copy of the task's repository with its own code in place (what its reference is recorded on)."""
+        dest = self.workdir() / suite / task.task_id.replace("/", "_") / "reference"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        return splice_repo(task.repo, dest, task.file, task.symbol, reference_completion(task), task.signature,
+                           language=task.language)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self._tmp is not None:
@@ -197,7 +232,7 @@ class BenchmarkPlugin:
         stages = self.outcomes.setdefault(key, {})
         self.task_info.setdefault((props["suite"], props["task_id"]), {
             "language": props["language"], "category": props["category"], "sample_tokens": {},
-            **{name: {} for name in TESTER_TOKENS}, "coverage": {},
+            **{name: {} for name in TESTER_TOKENS}, "coverage": {}, "diverged": {}, "differential": False,
         })
         info = self.task_info[(props["suite"], props["task_id"])]
         info["sample_tokens"][props["sample"]] = props.get("tokens") or 0
@@ -208,6 +243,9 @@ class BenchmarkPlugin:
             info["coverage"][props["sample"]] = props["coverage"]
         if props.get("repair") is not None:
             self.repairs[key] = props["repair"]
+        if props.get("differential"):
+            info["differential"] = True
+            info["diverged"][props["sample"]] = props.get("failed_by") == "divergence"
         stage = props["stage"]
         # A stage passes only if every phase passed and the call ran (a skip or an error is not a pass).
         if report.failed or report.skipped:
@@ -242,6 +280,7 @@ class BenchmarkPlugin:
                 sample_tokens=sum(info["sample_tokens"].values()),
                 **{name: sum(info[name].values()) for name in TESTER_TOKENS},
                 coverage=_mean(list(info["coverage"].values())),
+                diverged=sum(info["diverged"].values()) if info["differential"] else None,
             ))
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         price = runtime.settings.token_price if runtime is not None else None
@@ -253,11 +292,8 @@ class BenchmarkPlugin:
         if self.repair:
             add_repair_results(results, self.repair, self._samples_by_task(len(suites) > 1))
         self.results = results
-        target = setting(self.config, "playtest_results")
-        if target:
-            path = Path(target)
-            if not path.is_absolute():
-                path = self.config.invocation_params.dir / path
+        path = results_path(self.config)
+        if path is not None:
             write_results(path, results)
         self.config.hook.pytest_playtest_metrics(metrics=results, config=self.config)
         self.config.stash[METRICS_KEY] = results
@@ -466,7 +502,7 @@ class StageItem(pytest.Item):
         """One stage of a repair round: the same checks as the sample's, in the round's repo copy."""
         try:
             if stage == "play":
-                result = self._playthrough(repo, artifacts)
+                result = self._playthrough(repo, artifacts).judged
                 verdict = result.verdict
                 passed = verdict.passed
                 return StageAttempt(passed, "" if passed else explain(verdict), verdict, result.steps)
@@ -563,38 +599,87 @@ class StageItem(pytest.Item):
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
-        result = self._playthrough(repo, artifacts_dir(runtime.settings.output, self.nodeid))
+        play = self._playthrough(repo, artifacts_dir(runtime.settings.output, self.nodeid))
+        result = play.judged
         self.stash.setdefault(VERDICTS_KEY, []).append(result.verdict)
-        if result.verdict.tokens:
-            self.properties |= {"tester_tokens": result.verdict.tokens,
-                                "tester_prompt_tokens": result.verdict.prompt_tokens,
-                                "tester_cached_tokens": result.verdict.cached_tokens}
-        coverage = result.verdict.coverage
+        explored = play.explored.verdict
+        if explored.tokens:
+            self.properties |= {"tester_tokens": explored.tokens, "tester_prompt_tokens": explored.prompt_tokens,
+                                "tester_cached_tokens": explored.cached_tokens}
+        coverage = explored.coverage
         if coverage is not None and coverage.lines_total:
             self.properties["coverage"] = coverage.lines_hit / coverage.lines_total
-        if not result.verdict.passed:
+        if _plugin(self.config).differential:
+            self.properties |= {"differential": True, "failed_by": play.failed_by}
+        if play.failed_by == "divergence":
+            raise StageFailed(f"the sample passed its playtest, but on the inputs of the task's reference: "
+                              f"{explain(result.verdict)}", result.verdict, result.steps)
+        if play.failed_by:
             raise StageFailed(explain(result.verdict), result.verdict, result.steps)
 
-    def _playthrough(self, repo: Path, artifacts: Path) -> RunResult:
-        """The task's playtest of the app in ``repo``, its artifacts in ``artifacts``."""
-        from ..loop.spec import RunSpec
-        from .web import task_web_target
+    def _playthrough(self, repo: Path, artifacts: Path) -> _Play:
+        """The task's playtest of the app in ``repo`` and, if it passes, the reference's inputs replayed on it
+        (``--playtest-differential``); their artifacts in ``artifacts``."""
+        from ..golden import GoldenRun
 
         runtime = self.config.stash.get(RUNTIME_KEY, None)
         if runtime is None:
             pytest.skip("benchmark stages need --playtest")
+        spec = self._spec(repo)
+        artifacts.mkdir(parents=True, exist_ok=True)
+        play = _Play(runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config))
+        plugin = _plugin(self.config)
+        if play.failed_by or not plugin.differential:
+            return play
+        reference = plugin.references.get(self.suite, self.task.task_id, self._record_reference)
+        notes = play.explored.verdict.notes
+        if not reference.available:
+            notes.append(f"not compared with the task's reference: {reference.why_not}")
+            return play
+        check = GoldenRun(runtime, "check", reference.folder, {}, repo)
+        play.replayed, _ = check.play(spec, artifacts=artifacts / "reference-replay", default_cwd=repo,
+                                      config=self.config)
+        if not play.failed_by:
+            notes.append("the inputs of the task's reference replayed on the sample: no divergence")
+        return play
+
+    def _record_reference(self, folder: Path) -> str:
+        """Record the task's reference in ``folder`` (a golden run of its playtest); why not, if it cannot."""
+        from ..golden import GoldenRun
+        from ..report.artifacts import artifacts_dir
+
+        runtime = self.config.stash[RUNTIME_KEY]
+        try:
+            repo = _plugin(self.config).reference_repo(self.suite, self.task)
+            if self.task.build is not None:
+                self._command("build", self.task.build, repo, BUILD_TIMEOUT)
+        except (SpliceError, SyntaxError, OSError) as exc:
+            return f"the task's own code cannot be put in place: {exc}"
+        except StageFailed as exc:
+            return f"the task's own code does not build: {exc}"
+        recorder = GoldenRun(runtime, "record", folder, {"task": self.task.task_id}, repo)
+        nodeid = f"{self.nodeid.split('::', 1)[0]}::{self.task.task_id}[reference]"
+        result, outcome = recorder.play(self._spec(repo), artifacts=artifacts_dir(runtime.settings.output, nodeid),
+                                        default_cwd=repo, config=self.config)
+        if outcome == "recorded":
+            return ""
+        return f"{result.verdict.summary().splitlines()[0]}; {result.verdict.notes[-1]}"
+
+    def _spec(self, repo: Path) -> RunSpec:
+        """The task's playtest of the app in ``repo``."""
+        from ..loop.spec import RunSpec
+        from .web import task_web_target
+
+        settings = self.config.stash[RUNTIME_KEY].settings
         playtest = self.task.playtest
-        settings = runtime.settings
         # a web task's page is a str, as app= takes it; any other run is an argv
         app = self.task.run[0] if task_web_target(self.task.run, repo) else resolve_argv(self.task.run, sys.executable)
-        spec = RunSpec.from_kwargs(
+        return RunSpec.from_kwargs(
             {"app": app, "strategy": playtest.strategy,
              "goal": playtest.goal, "expect": playtest.expect, "max_steps": playtest.max_steps,
              "timeout": playtest.timeout, "cwd": str(repo), "sandbox": sample_mode(settings)},
             defaults=settings, where=f"{self.task.path}:{self.task.line}",
         )
-        artifacts.mkdir(parents=True, exist_ok=True)
-        return runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, StageFailed):
@@ -622,6 +707,15 @@ def repair_rounds(config: pytest.Config) -> int:
         raise pytest.UsageError("--playtest-repair asks a model for new code: pass --playtest-model NAME "
                                 "(ini playtest_model) and, for a local server, --playtest-base-url URL")
     return rounds
+
+
+def differential_mode(config: pytest.Config) -> DifferentialMode:
+    """``--playtest-differential``: whether samples are also judged against their task's reference."""
+    raw = str(setting(config, "playtest_differential") or "on")
+    if raw not in DIFFERENTIAL_MODES:
+        raise pytest.UsageError(f"--playtest-differential / ini playtest_differential: expected one of "
+                                f"{', '.join(DIFFERENTIAL_MODES)}, got {raw!r}")
+    return raw
 
 
 def _shard(config: pytest.Config) -> Shard | None:

@@ -139,13 +139,14 @@ def _merge_runs(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
     metrics: dict[str, float | None] = {}
     interval: dict[str, list[float] | None] = {}
     for metric in first["metrics"]:
-        metrics[metric], interval[metric] = _mean([result["metrics"][metric] for result in results])
+        # a metric some run did not compute (play without divergence, off in that run) has no mean
+        metrics[metric], interval[metric] = _mean([result["metrics"].get(metric) for result in results])
     tokens, interval["tokens"] = _mean([result["tokens"] for result in results])
 
     def group_means(section: str) -> dict[str, dict[str, float | None]]:
         return {
             group: {
-                metric: _mean([result[section][group][metric] for result in results])[0] for metric in values
+                metric: _mean([result[section][group].get(metric) for result in results])[0] for metric in values
             }
             for group, values in first[section].items()
         }
@@ -191,7 +192,7 @@ def _mean_tester(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def _pooled(counts: list[Mapping[str, Any]]) -> dict[str, Any]:
     """One task's counts over several runs: stage counts add up, line coverage is their mean."""
     # repair rounds (a list per task) are pooled by the repair package
-    pooled: dict[str, Any] = {key: sum(c[key] for c in counts) for key in counts[0]
+    pooled: dict[str, Any] = {key: sum(c.get(key, 0) for c in counts) for key in counts[0]
                               if key not in ("coverage", "rounds")}
     coverage = _mean([c.get("coverage") for c in counts])[0]
     return {**pooled, "coverage": coverage} if coverage is not None else pooled

@@ -17,6 +17,9 @@ from typing import Any
 from ..usage import TokenPrice
 
 STAGES: tuple[str, ...] = ("exec", "pass", "play")
+#: Play judged by the playtest alone, as if no sample had been compared with its task's reference: the metric
+#: ``play_without_divergence@k`` of a run with ``--playtest-differential on``.
+UNDIFFERENTIAL = "play_without_divergence"
 #: What every results file holds (``compute_metrics`` writes them; ``playtest-merge`` refuses a file without one).
 RESULT_KEYS: tuple[str, ...] = ("suite", "n", "k", "metrics", "by_language", "by_category", "tasks", "tokens",
                                 "efficiency", "task_info")
@@ -68,6 +71,8 @@ class TaskOutcome:
     tester_cached_tokens: int = 0
     #: mean share of the app's lines its play stages reached (None: coverage was not measured)
     coverage: float | None = None
+    #: samples that passed their playtest and failed on the task's reference's inputs (None: not compared)
+    diverged: int | None = None
 
     def __post_init__(self) -> None:
         # The stages are nested, so anything else means the counting went wrong upstream.
@@ -76,6 +81,9 @@ class TaskOutcome:
                 f"task {self.task_id!r}: need 0 <= play <= pass <= exec <= n, got "
                 f"play={self.play}, pass={self.pass_}, exec={self.exec}, n={self.n}"
             )
+        if self.diverged is not None and not 0 <= self.play + self.diverged <= self.pass_:
+            raise ValueError(f"task {self.task_id!r}: need 0 <= play + diverged <= pass, got "
+                             f"diverged={self.diverged}, play={self.play}, pass={self.pass_}")
         if self.sample_tokens < 0 or self.tester_tokens < 0:
             raise ValueError(f"task {self.task_id!r}: token counts cannot be negative")
 
@@ -84,8 +92,9 @@ class TaskOutcome:
         return self.sample_tokens + self.tester_tokens
 
     def passed(self, stage: str) -> int:
-        """Samples that got through ``stage`` (one of STAGES)."""
-        return {"exec": self.exec, "pass": self.pass_, "play": self.play}[stage]
+        """Samples that got through ``stage`` (one of STAGES, or ``UNDIFFERENTIAL``)."""
+        return {"exec": self.exec, "pass": self.pass_, "play": self.play,
+                UNDIFFERENTIAL: self.play + (self.diverged or 0)}[stage]
 
 
 def _normalise_ks(ks: Iterable[int]) -> list[int]:
@@ -106,10 +115,11 @@ def _group_metrics(outcomes: list[TaskOutcome], ks: list[int]) -> dict[str, floa
     """Every metric for every k over ``outcomes``; a k no task has enough samples for is None."""
     tokens = sum(outcome.tokens for outcome in outcomes)
     metrics: dict[str, float | None] = {}
+    compared = any(outcome.diverged is not None for outcome in outcomes)
     for k in ks:
         # A task with fewer than k samples cannot estimate @k, so it sits out that k (and only that k).
         eligible = [outcome for outcome in outcomes if outcome.n >= k]
-        for stage in STAGES:
+        for stage in (*STAGES, UNDIFFERENTIAL) if compared else STAGES:
             estimates = [estimate_at_k(outcome.n, outcome.passed(stage), k) for outcome in eligible]
             metrics[f"{stage}@{k}"] = sum(estimates) / len(estimates) if estimates else None
         metrics[f"efficiency@{k}"] = _efficiency(metrics[f"play@{k}"], tokens, len(outcomes))
@@ -162,6 +172,7 @@ def compute_metrics(suite: str, outcomes: Iterable[TaskOutcome], ks: Iterable[in
                 "play": outcome.play,
                 # present only when measured, so results without coverage keep their shape
                 **({"coverage": outcome.coverage} if outcome.coverage is not None else {}),
+                **({"diverged": outcome.diverged} if outcome.diverged is not None else {}),
             }
             for outcome in outcomes
         },
@@ -231,6 +242,7 @@ def outcomes_from_results(results: Mapping[str, Any]) -> list[TaskOutcome]:
                 tester_prompt_tokens=info.get("tester_prompt_tokens", 0),
                 tester_cached_tokens=info.get("tester_cached_tokens", 0),
                 coverage=counts.get("coverage"),
+                diverged=counts.get("diverged"),
             )
         )
     return outcomes

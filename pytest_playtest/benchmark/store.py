@@ -22,21 +22,8 @@ from ..config import BENCHMARK_PLUGIN, setting
 from .collector import PROPERTY, shard_costs_path
 from .costs import read_store, stored_seconds
 from .metrics import write_results
+from .paths import store_path
 from .timing import format_timing, run_timing
-
-#: The store's name beside the results file: results.json → results.store.jsonl.
-STORE_SUFFIX = ".store.jsonl"
-
-
-def store_path(config: pytest.Config) -> Path | None:
-    """Where this run's store is (None without ``--playtest-results``)."""
-    target = setting(config, "playtest_results")
-    if not target:
-        return None
-    path = Path(target)
-    if not path.is_absolute():
-        path = config.invocation_params.dir / path
-    return path.with_name(path.stem + STORE_SUFFIX)
 
 
 def _stage_key(props: Any) -> tuple[str, str, int, str] | None:

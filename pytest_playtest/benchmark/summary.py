@@ -11,7 +11,7 @@ from typing import Any
 
 from ..files import STORYBOARD_FILE
 from ..usage import TokenPrice
-from .metrics import STAGES
+from .metrics import STAGES, UNDIFFERENTIAL
 from .rounds import suffix
 
 STORYBOARD_WIDTH = 360
@@ -142,9 +142,21 @@ def format_table(results: Mapping[str, Any]) -> str:
         if "cost_usd" in tester:
             line += f", estimated cost ${tester['cost_usd']:,.4f} at {TokenPrice(**tester['price']).describe()}"
         lines.append(line)
+    lines += _undifferential(results)
     if "repair" in results:
         lines += format_rounds(results)
     return "\n".join(lines)
+
+
+def _undifferential(results: Mapping[str, Any]) -> list[str]:
+    """What the samples compared with their task's reference would score by their playtests alone."""
+    scores = {k: results["metrics"].get(f"{UNDIFFERENTIAL}@{k}") for k in results["k"]}
+    if all(score is None for score in scores.values()):
+        return []
+    diverged = sum(counts.get("diverged", 0) for counts in results["tasks"].values())
+    alone = "  ".join(f"Play@{k} {_percent(score)}" for k, score in scores.items())
+    return [f"compared with each task's reference: {diverged:,} sample(s) passed their playtest and diverged; "
+            f"by the playtests alone {alone} %"]
 
 
 def metrics_html(results: Mapping[str, Any]) -> str:

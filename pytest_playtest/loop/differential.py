@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from ..runtime.screen import frame_hash
-from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences
+from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences, run_differences
 from ..trajectory import Step
 from ..verdict import Finding
 from ..vision import Vision
@@ -76,6 +76,17 @@ class Sights:
         return tuple(box.text for box in self.vision.read(frame, key=key))
 
     def findings(self) -> list[Finding]:
+        """The first divergence: step by step, else what the app showed over the run while it moved."""
+        if self.finding is None and self.reference is not None:
+            found = run_differences(self.reference.sights, self.taken, self.reference.noise)
+            if found:
+                step, what = found[0]
+                self.diverged.extend(sorted({at for at, _ in found}))
+                picture = self.reference.picture(step)
+                self.finding = Finding("diverges", f"over the run, as it moved by itself, the app diverged from its "
+                                       f"golden run: {what}", step=step,
+                                       details="\n".join(what for _, what in found[1:SHOWN_DIFFERENCES]),
+                                       reference=str(picture) if picture else None)
         return [self.finding] if self.finding is not None else []
 
     def notes(self) -> list[str]:

@@ -208,3 +208,62 @@ def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pyt
     assert "expected rule '#score > 0' holds at some point during the run; it never held" in output
     assert "never held; at the end #total is 'undefined'" in output
     result.assert_outcomes(passed=18, failed=8, skipped=10)
+
+
+def _on_add_suite(toy_suite: Path, pytester: pytest.Pytester) -> None:
+    """The toy's click handler as the task (the unit tests cover logic.py only): a correct sample written
+    otherwise, and one that forgets to refresh the label, which only the reference's inputs show."""
+    (toy_suite / "tasks.jsonl").write_text(_task(
+        "toy/on-add", file="main.py", symbol="Toy.on_add", signature="def on_add(self) -> None",
+        playtest={"strategy": "coverage", "goal": "click Add", "expect": [{"alive": True}], "max_steps": 4,
+                  "timeout": 20}) + "\n")
+    samples = [
+        {"task_id": "toy/on-add",
+         "completion": "self.total += 1\nself.label.configure(text='Total: ' + str(self.total))\n"},
+        {"task_id": "toy/on-add", "completion": "self.total = add(self.total, 1)\n"},
+    ]
+    (pytester.path / "samples.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+
+
+def test_a_sample_that_passes_its_playtest_is_judged_against_the_tasks_reference(
+        pytester: pytest.Pytester, toy_suite: Path) -> None:
+    _on_add_suite(toy_suite, pytester)
+    common = ("suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "-v")
+    result = _run(pytester, *common, "--playtest-results", "results.json")
+    output = result.stdout.str()
+    assert "toy/on-add[s0]::play PASSED" in output and "toy/on-add[s1]::play FAILED" in output
+    assert "the sample passed its playtest, but on the inputs of the task's reference" in output
+    assert "the reference showed «Total: 1», this run «Total: 0»" in output
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["tasks"]["toy/on-add"] == {"n": 2, "exec": 2, "pass": 2, "play": 1, "diverged": 1}
+    assert results["metrics"]["play@1"] == 0.5 and results["metrics"]["play_without_divergence@1"] == 1.0
+    assert "1 sample(s) passed their playtest and diverged; by the playtests alone Play@1 100.0 %" in output
+    reference = pytester.path / "results.references" / "suite" / "toy_on-add"
+    recorded = (reference / "sights.jsonl").stat().st_mtime_ns
+
+    # a resumed run reuses the reference; off judges by the playtest alone
+    (pytester.path / "results.store.jsonl").write_text("")
+    _run(pytester, *common, "--playtest-results", "results.json", "--playtest-resume")
+    assert (reference / "sights.jsonl").stat().st_mtime_ns == recorded
+    off = _run(pytester, *common, "--playtest-differential", "off", "--playtest-results", "off.json")
+    off.assert_outcomes(passed=6)
+    assert "diverged" not in json.loads((pytester.path / "off.json").read_text())["tasks"]["toy/on-add"]
+
+
+def test_a_task_whose_reference_does_not_pass_its_playtest_judges_by_the_playtest_alone(
+        pytester: pytest.Pytester, toy_suite: Path) -> None:
+    _on_add_suite(toy_suite, pytester)
+    main = toy_suite / "toy" / "main.py"  # the task's own handler raises on every click
+    main.write_text(main.read_text().replace("add(self.total, 1)", "add(self.total, '1')"))
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-results",
+                  "results.json", "--playtest-differential", "on", "-rA")
+    result.assert_outcomes(passed=6)
+    why = pytester.path / "results.references" / "suite" / "toy_on-add" / "unavailable.txt"
+    assert "exception" in why.read_text() and "no golden run recorded: the playtest did not pass" in why.read_text()
+    assert "diverged" in json.loads((pytester.path / "results.json").read_text())["tasks"]["toy/on-add"]
+
+
+def test_a_bad_differential_mode_is_a_usage_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-differential", "maybe")
+    result.stderr.fnmatch_lines(["*--playtest-differential / ini playtest_differential: expected one of on, off, "
+                                 "got 'maybe'*"])
