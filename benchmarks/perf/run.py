@@ -292,6 +292,33 @@ def golden_cost(runs: int) -> dict[str, object]:
     return {"apps": rows}
 
 
+def differential_cost(pairs: int) -> dict[str, object]:
+    """What judging samples against their tasks' references costs a benchmark run: the playeval-mini mutants
+    run with ``-n 2``, ``--playtest-differential off`` and ``on``, in pairs whose order alternates; each ``on``
+    run records its references anew (a new store). The extra seconds per sample are the medians' difference
+    over the 36 samples; the run's divergences are listed (none is a correct sample's)."""
+    command = [sys.executable, "-m", "pytest", str(MINI / "tasks.jsonl"), "--playtest", "-q", "-p",
+               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"), "-n", "2"]
+    seconds: dict[str, list[float]] = {"off": [], "on": []}
+    diverged: list[dict[str, int]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index in range(pairs):
+            for mode in ("off", "on") if index % 2 == 0 else ("on", "off"):
+                results = Path(folder, f"{mode}.json")
+                started = time.perf_counter()
+                subprocess.run([*command, "--playtest-differential", mode, "--playtest-results", str(results),
+                                "--playtest-output", str(Path(folder, "out"))], cwd=ROOT, capture_output=True)
+                seconds[mode].append(time.perf_counter() - started)
+                if mode == "on":
+                    tasks = json.loads(results.read_text())["tasks"]
+                    diverged.append({task: counts["diverged"] for task, counts in tasks.items() if counts["diverged"]})
+    off, on = statistics.median(seconds["off"]), statistics.median(seconds["on"])
+    return {"suite": "benchmarks/playeval-mini, samples/mutants.jsonl (36 samples, 12 tasks), -n 2",
+            "pairs": pairs, "off_s": seconds["off"], "on_s": seconds["on"], "off_s_median": off,
+            "on_s_median": on, "ratio_median": on / off, "extra_s_per_sample": (on - off) / 36,
+            "diverged_per_run": diverged}
+
+
 def xdist_speedup(pairs: int, cold: int) -> dict[str, object]:
     """Wall time of the whole playeval-mini mutants run (process start to exit), serially and with ``-n 2``,
     in pairs whose order alternates; the speed-up is the ratio of the medians. Every run writes the same
@@ -299,7 +326,8 @@ def xdist_speedup(pairs: int, cold: int) -> dict[str, object]:
     samples first, as a suite run again does. ``cold`` ``-n 2`` runs before the pairs have no earlier store
     (samples in collection order). All runs must give the same results."""
     command = [sys.executable, "-m", "pytest", str(MINI / "tasks.jsonl"), "--playtest", "-q", "-p",
-               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl")]
+               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
+               "--playtest-differential", "off"]  # its cost is measured by itself: differential_cost
     seconds: dict[str, list[float]] = {"serial": [], "n2": [], "n2_cold": []}
     metrics: dict[str, object] = {}
     runs = [("n2_cold", f"cold-{index}") for index in range(cold)]
@@ -337,12 +365,18 @@ def main() -> None:
     parser.add_argument("--xdist-cold", type=int, default=1,
                         help="-n 2 runs of playeval-mini without an earlier store, before the pairs")
     parser.add_argument("--golden-runs", type=int, default=3, help="golden runs recorded and checked per app")
-    parser.add_argument("--only", choices=("golden",), default=None, help="measure only this part")
+    parser.add_argument("--differential-pairs", type=int, default=2,
+                        help="playeval-mini -n 2 runs with --playtest-differential off / on")
+    parser.add_argument("--only", choices=("golden", "differential"), default=None, help="measure only this part")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
 
     if args.only == "golden":
         results = {"machine": machine(), "golden": golden_cost(args.golden_runs)}
+        print(json.dumps(results, indent=2))
+        return
+    if args.only == "differential":
+        results = {"machine": machine(), "differential": differential_cost(args.differential_pairs)}
         print(json.dumps(results, indent=2))
         return
     imports = import_cost(args.pairs)
@@ -365,6 +399,8 @@ def main() -> None:
     if args.xdist_pairs > 0:  # its own pytest runs, each with its own displays
         results["xdist"] = xdist_speedup(args.xdist_pairs, args.xdist_cold)
     results["golden"] = golden_cost(args.golden_runs)
+    if args.differential_pairs > 0:
+        results["differential"] = differential_cost(args.differential_pairs)
     out = args.out or Path(__file__).with_name(f"results-{platform.node() or 'local'}.json")
     out.write_text(json.dumps(results, indent=2) + "\n")
     report(results, out)
@@ -400,6 +436,12 @@ def report(results: dict, out: Path) -> None:
               f"of {row['app']}: {row['record_s_median']:.1f} s against the playtest's {row['playtest_s_median']:.1f} "
               f"s; a check {row['check_s_median']:.1f} s; {row['diverged_checks']} of {row['runs']} checks diverged, "
               "medians)")
+    differential = results.get("differential")
+    if differential:
+        print(f"reference {differential['ratio_median']:7.2f} x        (playeval-mini mutants, -n 2, judged against "
+              f"each task's reference: {differential['on_s_median']:.1f} s against {differential['off_s_median']:.1f} "
+              f"s, {differential['extra_s_per_sample']:+.1f} s per sample; divergences per run "
+              f"{differential['diverged_per_run']})")
     xdist = results.get("xdist")
     if xdist:
         pairs = ", ".join(f"{ratio:.2f}" for ratio in xdist["speedup_pairs"])

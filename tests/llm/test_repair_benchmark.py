@@ -94,7 +94,7 @@ def test_a_mutant_repaired_in_round_two_passes_play_and_the_metrics_follow_the_s
     # The samples' own outcomes stand: s0 fails play, s1 fails exec, whatever the repair did.
     assert f"{TASK_ID}[s0]::play FAILED" in output and f"{TASK_ID}[s1]::exec FAILED" in output
     assert results["tasks"][TASK_ID] | {"rounds": None} == {
-        "n": 2, "exec": 1, "pass": 1, "play": 0, "rounds": None}
+        "n": 2, "exec": 1, "pass": 1, "play": 0, "diverged": 0, "rounds": None}
     assert (metrics["exec@1"], metrics["pass@1"], metrics["play@1"]) == (0.5, 0.5, 0.0)
     # Round 1 repairs s1 (exec) and gives s0 another faulty version; round 2 repairs s0.
     assert (metrics["exec@1_r1"], metrics["pass@1_r1"], metrics["play@1_r1"]) == (1.0, 1.0, 0.5)
@@ -219,7 +219,8 @@ def test_a_typescript_sample_is_repaired_through_the_same_splice_build_and_page(
                      "--playtest-results", "results.json")
     output = result.stdout.str()
     results = json.loads((pytester.path / "results.json").read_text())
-    assert results["tasks"][TS_TASK_ID] | {"rounds": None} == {"n": 1, "exec": 1, "pass": 1, "play": 0, "rounds": None}
+    assert results["tasks"][TS_TASK_ID] | {"rounds": None} == {"n": 1, "exec": 1, "pass": 1, "play": 0, "diverged": 0,
+                                                               "rounds": None}
     assert "#total is 'undefined'" in user_text(server.bodies()[0])
     assert "round 1 (play diagnosis, 990 tokens): exec ✓ pass ✓ play ✓ (pass)" in output
     assert results["metrics"]["play@1_r1"] == 1.0 and results["by_language"]["typescript"]["play@1_r1"] == 1.0
