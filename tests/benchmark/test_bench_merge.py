@@ -289,3 +289,14 @@ def test_timing_of_merged_runs_pools_samples_and_adds_the_spans(tmp_path, capsys
     assert timing["samples"] == 2 and timing["span_seconds"] == 12.0 and timing["tester_tokens"] == 7
     assert timing["sample_seconds"] == 6.0 and timing["samples_per_hour"] == 600.0
     assert "2 samples in 12.0s = 600.0 samples/hour; tester tokens 7" in capsys.readouterr().out
+
+
+def test_shards_that_compared_with_references_pool_their_divergences():
+    shards = [compute_metrics("mini", [TaskOutcome("a", "python", "g", 3, 3, 3, 1, diverged=1)], [1]),
+              compute_metrics("mini", [TaskOutcome("b", "python", "g", 3, 3, 2, 2, diverged=0)], [1])]
+    merged = merge_results(shards)
+    assert merged["tasks"]["a"]["diverged"] == 1 and merged["metrics"]["play_without_divergence@1"] == pytest.approx(
+        (2 / 3 + 2 / 3) / 2)
+    runs = [compute_metrics("mini", [TaskOutcome("a", "python", "g", 3, 3, 3, 1, diverged=1)], [1]),
+            compute_metrics("mini", [TaskOutcome("a", "python", "g", 3, 3, 3, 2)], [1])]
+    assert merge_results(runs)["metrics"]["play_without_divergence@1"] is None  # one run did not compare

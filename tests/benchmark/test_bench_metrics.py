@@ -226,3 +226,20 @@ def test_write_results_round_trips(tmp_path):
     write_results(path, results)
     assert json.loads(path.read_text()) == results
     assert [item.name for item in path.parent.iterdir()] == ["results.json"]
+
+
+def test_samples_that_diverged_from_the_reference_count_as_failing_play_and_are_reported_apart():
+    outcomes = [TaskOutcome("a", "python", "classic-games", n=4, exec=4, pass_=3, play=1, diverged=2),
+                TaskOutcome("b", "python", "classic-games", n=4, exec=4, pass_=4, play=4, diverged=0)]
+    results = compute_metrics("mini", outcomes, [1])
+    assert results["metrics"]["play@1"] == pytest.approx((1 / 4 + 1) / 2)
+    assert results["metrics"]["play_without_divergence@1"] == pytest.approx((3 / 4 + 1) / 2)
+    assert results["tasks"]["a"]["diverged"] == 2
+    assert outcomes_from_results(results) == outcomes
+    assert ("compared with each task's reference: 2 sample(s) passed their playtest and diverged; by the "
+            "playtests alone Play@1 87.5 %") in format_table(results)
+    alone = compute_metrics("mini", [TaskOutcome("a", "python", "classic-games", n=4, exec=4, pass_=3, play=1)], [1])
+    assert "play_without_divergence@1" not in alone["metrics"] and "diverged" not in alone["tasks"]["a"]
+    assert "compared with each task's reference" not in format_table(alone)
+    with pytest.raises(ValueError, match="play \\+ diverged <= pass"):
+        TaskOutcome("a", "python", "classic-games", n=4, exec=4, pass_=3, play=2, diverged=2)
