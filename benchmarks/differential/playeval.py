@@ -47,7 +47,7 @@ def play_outcomes(tasks: Path, samples: Path, work: Path, name: str, workers: in
     results = work / f"{name}.json"
     command = [sys.executable, "-m", "pytest", str(tasks), "--playtest", "-q", "-p", "no:cacheprovider",
                "-n", str(workers), "--playtest-samples", str(samples), "--playtest-results", str(results),
-               "--playtest-output", str(work / f"{name}-artifacts"), *options]
+               "--playtest-output", str(work / f"{name}-artifacts"), "--rootdir", str(tasks.parent), *options]
     subprocess.run(command, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     outcomes: dict[tuple[str, int], dict[str, Any]] = {}
     for line in results.with_name(f"{name}.store.jsonl").read_text(encoding="utf-8").splitlines():
