@@ -95,10 +95,11 @@ class Noise:
 
     def learn_runs(self, one: list[Sight], other: list[Sight]) -> None:
         """Take the lines one of two runs of the same app showed while it moved and the other did not, or that
-        changed in one and not in the other, as noise."""
+        changed, or went up or down, in one and not in the other, as noise."""
         mine, theirs = (_shown([sight for sight in run if sight.moving]) for run in (one, other))
         self.labels |= {name for name in mine.keys() | theirs.keys()
-                        if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed}
+                        if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed
+                        or mine[name].trend != theirs[name].trend}
 
     def to_dict(self) -> dict[str, Any]:
         return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive}
@@ -137,8 +138,9 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
 
 def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> list[tuple[int, str]]:
     """What an app that moves by itself showed over a run against the reference's, each with the step it
-    shows at: a line the reference showed all along that this run never showed, and a line that changed
-    while the reference moved (a score that rose) and never changed in this run (lines matched by label).
+    shows at: a line the reference showed all along that this run never showed, a line that changed while
+    the reference moved (a score that rose) and never changed in this run, and one whose number went the
+    other way (a score that fell); lines matched by label.
 
     Whether a game ends, when, and how far a score gets depend on when each input met the game's frames,
     which a replay cannot repeat; that a score which moved before still moves, and that what was always on
@@ -156,6 +158,9 @@ def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> 
         elif shown.changed and name in mine and not mine[name].changed:
             found.append((last, f"«{mine[name].lines[0]}» never changed, where the reference's went from "
                                 f"«{shown.lines[0]}» to «{shown.lines[-1]}»"))
+        elif name in mine and shown.trend * mine[name].trend < 0:
+            found.append((last, f"«{mine[name].lines[0]}» went to «{mine[name].lines[-1]}», where the reference's "
+                                f"went the other way, from «{shown.lines[0]}» to «{shown.lines[-1]}»"))
     return found
 
 
@@ -169,6 +174,22 @@ class _Shown:
     @property
     def changed(self) -> bool:
         return len(self.lines) > 1
+
+    @property
+    def trend(self) -> int:
+        """Whether the line's first number went up (1) or down (-1) from its first line to its last; 0: neither."""
+        first, last = (_first_number(line) for line in (self.lines[0], self.lines[-1]))
+        if first is None or last is None:
+            return 0
+        return (last > first) - (last < first)
+
+
+def _first_number(line: str) -> float | None:
+    match = _NUMBER.search(line)
+    try:
+        return float(match.group().replace(",", "").replace(":", "")) if match else None
+    except ValueError:  # a number OCR split in odd places
+        return None
 
 
 def _shown(sights: list[Sight]) -> dict[str, _Shown]:

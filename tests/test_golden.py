@@ -77,6 +77,10 @@ def test_what_a_moving_app_showed_is_compared_over_the_run_whenever_it_showed_it
     stuck = _game(*[("Score: 0",)] * 20)
     assert run_differences(reference, stuck, Noise()) == [
         (19, "«Score: 0» never changed, where the reference's went from «Score: 0» to «Score: 2»")]
+    falling = _game(("Score: 0",), ("Score: -1",), *[("Score: -2",)] * 18)
+    assert run_differences(reference, falling, Noise()) == [
+        (19, "«Score: 0» went to «Score: -2», where the reference's went the other way, from «Score: 0» to "
+             "«Score: 2»")]
     assert run_differences(reference, _game(*[("Lives: 3",)] * 20), Noise()) == [
         (19, "the reference showed «Score: 0» all along, this run never did")]
     # a line the reference first changed in the last tenth of the run may change after a replay's end
@@ -90,6 +94,9 @@ def test_two_runs_of_a_moving_app_that_reached_different_lines_make_them_noise()
     noise = Noise()
     noise.learn_runs(_game(("Score: 0",), ("Score: 1",)), _game(("Score: 0",), ("Score: 0",)))
     assert noise.labels == {"score: #"}
+    rose_and_fell = Noise()
+    rose_and_fell.learn_runs(_game(("Lives: 3",), ("Lives: 4",)), _game(("Lives: 3",), ("Lives: 2",)))
+    assert rose_and_fell.labels == {"lives: #"}
     assert run_differences(_game(*[("Score: 3",)] * 10), _game(*[("Score: 0",)] * 10), noise) == []
 
 
