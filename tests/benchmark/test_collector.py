@@ -196,7 +196,7 @@ def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pyt
     """playeval-mini's JavaScript and TypeScript mutants: the browser's error, esbuild's output and node's test
     runner are quoted in the failures; the play-only slips fail the playtest's rule."""
     result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
-                  "-k", "dodge or tally", "-n", "2")
+                  "-k", "dodge or tally", "-n", "2", "--playtest-differential", "off")
     output = result.stdout.str()
     # a syntax error in plain JavaScript: the page's uncaught SyntaxError, with where
     assert "exception: SyntaxError: missing ) after argument list at /logic.js:11:" in output
