@@ -202,3 +202,29 @@ def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(p
     renamed = pytester.runpytest_subprocess(*run, "--playtest-golden", "off")
     renamed.assert_outcomes(passed=1)
     renamed.stdout.fnmatch_lines(["1 golden run(s) unused by this session's tests*", f"  {folder}"])
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
+def test_a_replay_starts_with_the_pointer_in_the_displays_far_corner(tmp_path: Path) -> None:
+    """Where the run before left the pointer must not light a button in a replay's first paint."""
+    from pytest_playtest.loop.launcher import Launcher
+    from pytest_playtest.loop.spec import Differential, RunSpec
+    from pytest_playtest.runtime.display import Display
+    from pytest_playtest.settings import Settings
+
+    display = Display((400, 300))
+    display.start()
+    settings = Settings(size=(400, 300), display=None, output=tmp_path, policy="replay", max_steps=5, timeout=10.0,
+                        screenshots="off", record=False)
+    try:
+        for differential, expected in ((None, (20, 30)), (Differential(None), (399, 299))):
+            display.input().move(20, 30)
+            spec = RunSpec.from_kwargs({"app": str(APPS / "tk_dice.py")}, defaults=settings, where="test")
+            spec.differential = differential
+            launcher = Launcher(spec, display, vision=None, cwd=APPS, artifacts=None)  # type: ignore[arg-type]
+            launcher.start()
+            pointer = display.xlib().screen().root.query_pointer()
+            launcher.close()
+            assert (pointer.root_x, pointer.root_y) == expected
+    finally:
+        display.stop()

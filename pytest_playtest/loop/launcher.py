@@ -75,6 +75,8 @@ class Launcher:
             setup = CoverageSetup(data_file=data_file)
         elif self.spec.coverage and not self.notes:
             self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
+        if self.spec.differential is not None:
+            self._park_pointer()
         app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox,
                                  seed=self.spec.seed)
         self.apps.append(app)
@@ -83,6 +85,12 @@ class Launcher:
         if app.coverage_refused and not self.notes:
             self.notes.append(f"coverage not measured: {app.coverage_refused}")
         return app
+
+    def _park_pointer(self) -> None:
+        """Put the pointer in the display's far corner: a replay's first paint must not show a button lit by
+        where the run before it left the pointer (the display is shared by a process's runs)."""
+        width, height = self.display.size
+        self.display.input().move(width - 1, height - 1)
 
     def _sandbox(self) -> Sandbox | None:
         writable = [self._coverage_dir] if self._coverage_dir is not None else []
