@@ -86,6 +86,9 @@ class Noise:
     tiles: set[int] = field(default_factory=set)
     #: whether the app's being there at all varied (it exits at a moment that depends on time)
     alive: bool = False
+    #: labels whose course over a run of a moving app varied (``run_differences``); a score that changed a step
+    #: sooner or later is noise step by step and not over the run
+    run_labels: set[str] = field(default_factory=set)
 
     def learn(self, one: Sight, other: Sight) -> None:
         """Take what differs between two sights of the same app as noise."""
@@ -97,17 +100,18 @@ class Noise:
         """Take the lines one of two runs of the same app showed while it moved and the other did not, or that
         changed, or went up or down, in one and not in the other, as noise."""
         mine, theirs = (_shown([sight for sight in run if sight.moving]) for run in (one, other))
-        self.labels |= {name for name in mine.keys() | theirs.keys()
-                        if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed
-                        or mine[name].trend != theirs[name].trend}
+        self.run_labels |= {name for name in mine.keys() | theirs.keys()
+                            if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed
+                            or mine[name].trend != theirs[name].trend}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive}
+        return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive,
+                "run_labels": sorted(self.run_labels)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Noise:
         return cls(labels={str(x) for x in data.get("labels", [])}, tiles={int(x) for x in data.get("tiles", [])},
-                   alive=bool(data.get("alive", False)))
+                   alive=bool(data.get("alive", False)), run_labels={str(x) for x in data.get("run_labels", [])})
 
 
 def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
@@ -151,7 +155,7 @@ def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> 
     theirs, mine = _shown(moving), _shown(seen)
     found = []
     for name, shown in theirs.items():
-        if name in noise.labels:
+        if name in noise.run_labels:
             continue
         if name not in mine and shown.sights == len(moving):
             found.append((last, f"the reference showed «{shown.lines[0]}» all along, this run never did"))

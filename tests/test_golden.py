@@ -93,10 +93,13 @@ def test_what_a_moving_app_showed_is_compared_over_the_run_whenever_it_showed_it
 def test_two_runs_of_a_moving_app_that_reached_different_lines_make_them_noise() -> None:
     noise = Noise()
     noise.learn_runs(_game(("Score: 0",), ("Score: 1",)), _game(("Score: 0",), ("Score: 0",)))
-    assert noise.labels == {"score: #"}
+    assert noise.run_labels == {"score: #"} and not noise.labels
+    # a score that changed a step sooner in one replay is noise step by step, not over the run
+    stepwise = Noise(labels={"score: #"})
+    assert run_differences(_game(*[("Score: 0",)] * 3, *[("Score: 1",)] * 7), _game(*[("Score: 0",)] * 10), stepwise)
     rose_and_fell = Noise()
     rose_and_fell.learn_runs(_game(("Lives: 3",), ("Lives: 4",)), _game(("Lives: 3",), ("Lives: 2",)))
-    assert rose_and_fell.labels == {"lives: #"}
+    assert rose_and_fell.run_labels == {"lives: #"}
     assert run_differences(_game(*[("Score: 3",)] * 10), _game(*[("Score: 0",)] * 10), noise) == []
 
 
