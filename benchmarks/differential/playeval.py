@@ -63,13 +63,15 @@ def play_outcomes(tasks: Path, samples: Path, work: Path, name: str, workers: in
 
 
 def caught(as_written: dict[str, Any] | None, alone: dict[str, Any] | None) -> str:
-    """What caught a sample: the expectations (first run), divergence (second run), both or neither."""
+    """What caught a sample: its expectations (first run), divergence from the reference (second run), both;
+    the oracles, when the second run failed it without expectations and without diverging; or neither."""
     expectation = bool(as_written and "expectation" in as_written["kinds"])
     divergence = bool(alone and alone["failed_by"] == "divergence")
-    oracle = any(run and run["outcome"] == "failed" and not {"expectation", "diverges"} & set(run["kinds"])
-                 for run in (as_written, alone))
-    return {(True, True): "both", (True, False): "expectation", (False, True): "divergence"}.get(
-        (expectation, divergence), "oracles" if oracle else "neither")
+    if divergence:
+        return "both" if expectation else "divergence"
+    if alone and alone["outcome"] == "failed":
+        return "oracles"
+    return "expectation" if expectation else "neither"
 
 
 def main() -> int:
