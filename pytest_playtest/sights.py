@@ -102,7 +102,7 @@ class Noise:
         mine, theirs = (_shown([sight for sight in run if sight.moving]) for run in (one, other))
         self.run_labels |= {name for name in mine.keys() | theirs.keys()
                             if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed
-                            or mine[name].trend != theirs[name].trend}
+                            or mine[name].side != theirs[name].side}
 
     def to_dict(self) -> dict[str, Any]:
         return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive,
@@ -142,14 +142,15 @@ def differences(reference: Sight, seen: Sight, noise: Noise) -> list[str]:
 
 def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> list[tuple[int, str]]:
     """What an app that moves by itself showed over a run against the reference's, each with the step it
-    shows at: a line the reference showed all along that this run never showed, a line that changed while
-    the reference moved (a score that rose) and never changed in this run, and one whose number went the
-    other way (a score that fell); lines matched by label.
+    shows at: a line the reference showed all along that this run never showed; and, of the lines it showed
+    most of the time (a score while playing, not the score of a game-over screen, which comes and goes with
+    time), one that changed (rose) in the reference and never changed in this run, or whose number went only
+    up from where it started in one and only down in the other; lines matched by label.
 
     Whether a game ends, when, and how far a score gets depend on when each input met the game's frames,
-    which a replay cannot repeat; that a score which moved before still moves, and that what was always on
-    the screen is there, do not. A line the reference first changed in the ``LATE`` end of the run may change
-    after a slower replay's end, and is not compared."""
+    which a replay cannot repeat; that a score which moved before still moves, and which way, and that what
+    was always on the screen is there, do not. A line the reference first changed in the ``LATE`` end of the
+    run may change after a slower replay's end, and is not compared."""
     last = max((sight.step for sight in seen), default=-1)
     moving = [sight for sight in reference if sight.moving and sight.step <= last * (1 - LATE)]
     theirs, mine = _shown(moving), _shown(seen)
@@ -159,12 +160,14 @@ def run_differences(reference: list[Sight], seen: list[Sight], noise: Noise) -> 
             continue
         if name not in mine and shown.sights == len(moving):
             found.append((last, f"the reference showed «{shown.lines[0]}» all along, this run never did"))
-        elif shown.changed and name in mine and not mine[name].changed:
+        elif name not in mine or 2 * shown.sights < len(moving):
+            continue
+        elif shown.changed and not mine[name].changed:
             found.append((last, f"«{mine[name].lines[0]}» never changed, where the reference's went from "
                                 f"«{shown.lines[0]}» to «{shown.lines[-1]}»"))
-        elif name in mine and shown.trend * mine[name].trend < 0:
-            found.append((last, f"«{mine[name].lines[0]}» went to «{mine[name].lines[-1]}», where the reference's "
-                                f"went the other way, from «{shown.lines[0]}» to «{shown.lines[-1]}»"))
+        elif shown.side * mine[name].side < 0:
+            found.append((last, f"«{mine[name].lines[0]}» went only {_WAY[mine[name].side]} from there, where the "
+                                f"reference's went only {_WAY[shown.side]} from «{shown.lines[0]}»"))
     return found
 
 
@@ -180,12 +183,19 @@ class _Shown:
         return len(self.lines) > 1
 
     @property
-    def trend(self) -> int:
-        """Whether the line's first number went up (1) or down (-1) from its first line to its last; 0: neither."""
-        first, last = (_first_number(line) for line in (self.lines[0], self.lines[-1]))
-        if first is None or last is None:
+    def side(self) -> int:
+        """1 if the line's number only went above where it started, -1 if only below; 0: both, or neither
+        (a score that restarts from 0 still only went up)."""
+        numbers = [_first_number(line) for line in self.lines]
+        first = numbers[0]
+        if first is None:
             return 0
-        return (last > first) - (last < first)
+        above = any(number is not None and number > first for number in numbers)
+        below = any(number is not None and number < first for number in numbers)
+        return above - below
+
+
+_WAY = {1: "up", -1: "down"}
 
 
 def _first_number(line: str) -> float | None:
