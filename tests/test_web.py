@@ -260,7 +260,7 @@ def test_rules_and_dom_text_judge_a_run(play: Play) -> None:
 def test_a_filter_form_is_sent_once_per_category_with_its_field_empty(play: Play) -> None:
     from pytest_playtest import expect
 
-    verdict = play(app=str(WEB / "filter.html"), strategy="goal", max_steps=40,
+    verdict = play(app=str(WEB / "filter.html"), strategy="goal", max_steps=60,
                    expect=[expect.rule("#shelf li.tool exists AND #shelf li.fruit not exists")]).verdict
     assert verdict.status == "pass", verdict.summary()
 
