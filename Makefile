@@ -51,7 +51,8 @@ demo: setup
 	$(BIN)/pytest --playtest --playtest-coverage sample_projects -n 2 -p no:cacheprovider --html=reports/playtest.html --self-contained-html
 
 test: lint
-	$(BIN)/pytest -n 2 tests
+	$(BIN)/pytest -n 2 tests -m "not alone"
+	$(BIN)/pytest tests -m alone -p no:cacheprovider -q
 	$(BIN)/pytest --playtest sample_projects -n 2 -p no:cacheprovider -q
 
 bench: setup

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from pytest_playtest import expect
 from pytest_playtest.policies.heuristic import TOGGLE_EVIDENCE
 from tests.conftest import APPS, Play
@@ -39,6 +41,7 @@ def test_a_real_time_game_is_played_for_30_seconds_within_150_steps(play: Play) 
     assert verdict.steps <= 150 and played >= 30, (verdict.steps, played)
 
 
+@pytest.mark.alone  # another GUI test beside it slows the game's frames and the tester's looks
 def test_keys_that_never_reach_a_moving_game_are_unresponsive(play: Play) -> None:
     dead = play(app=[*RUNNER, "--unfocused"], strategy="goal", goal="Catch the green dots",
                 max_steps=120, timeout=60).verdict
@@ -49,6 +52,7 @@ def test_keys_that_never_reach_a_moving_game_are_unresponsive(play: Play) -> Non
     assert working.passed, working.summary()
 
 
+@pytest.mark.alone  # another GUI test beside it slows the game's frames and the tester's looks
 def test_a_key_that_pauses_a_moving_game_is_pressed_again_and_left_alone(play: Play) -> None:
     """P pauses the runner: the tester presses it again as soon as it sees the game stop, plays on without
     it, and never takes the paused game for one that is over (launching it again)."""
