@@ -1,14 +1,15 @@
 """Divergence alone against expectations: which of a suite's mutants each catches, mutant by mutant.
 
     .venv/bin/python benchmarks/differential/playeval.py [--suite benchmarks/playeval-mini] [--samples mutants]
-                                                          [--workers 2] [--out table.md]
+                                                          [--references 1] [--workers 2] [--out table.md]
 
 Two benchmark runs over the same samples: the suite as written with ``--playtest-differential off`` (the
 playtests and their expectations judge), and the suite with every task's expectations removed and
 ``--playtest-differential on`` (the oracles and the task's reference judge). For each sample that reached the
 play stage it prints what caught it: the expectations, divergence from the reference, both or neither (and
 the oracles, which catch a crash in either run); then the reference samples (``samples/reference.jsonl``) are
-run the second way, where none may fail.
+run the second way, where none may fail: ``--references N`` runs each N times, every one a replay against the
+one recording of its task's reference (the self-consistency of the references).
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ def without_expectations(suite: Path, into: Path) -> Path:
             lines.append(json.dumps(task))
     (into / "tasks.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return into / "tasks.jsonl"
+
+
+def repeated(samples: Path, times: int, into: Path) -> Path:
+    """The samples file with each line ``times`` times in a row (a task's samples are numbered in order)."""
+    lines = [line for line in samples.read_text(encoding="utf-8").splitlines() if line.strip()]
+    target = into / f"{samples.stem}-x{times}.jsonl"
+    target.write_text("".join(f"{line}\n" * times for line in lines), encoding="utf-8")
+    return target
 
 
 def play_outcomes(tasks: Path, samples: Path, work: Path, name: str, workers: int, *options: str
@@ -78,6 +87,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", type=Path, default=REPO / "benchmarks" / "playeval-mini")
     parser.add_argument("--samples", default="mutants")
+    parser.add_argument("--references", type=int, default=1, help="runs of each reference sample (default 1)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -90,8 +100,8 @@ def main() -> int:
         as_written = play_outcomes(suite / "tasks.jsonl", samples, work, "as-written", args.workers,
                                    "--playtest-differential", "off")
         alone = play_outcomes(alone_tasks, samples, work, "alone", args.workers)
-        references = play_outcomes(alone_tasks, suite / "samples" / "reference.jsonl", work, "references",
-                                   args.workers)
+        reference_samples = repeated(suite / "samples" / "reference.jsonl", args.references, work)
+        references = play_outcomes(alone_tasks, reference_samples, work, "references", args.workers)
     rows = ["| task | sample | completion | as written | no expectations, with the reference | caught by |",
             "|---|---|---|---|---|---|"]
     tally: dict[str, int] = {}
@@ -106,7 +116,7 @@ def main() -> int:
         tally[verdict] = tally.get(verdict, 0) + 1
         code = " ⏎ ".join(sample["completion"].strip().splitlines())[:70].replace("|", "\\|")
         rows.append(f"| {task_id} | s{number} | `{code}` | {_describe(first)} | {_describe(second)} | {verdict} |")
-    failed_references = [key for key, run in references.items() if run["outcome"] != "passed"]
+    failed_references = sorted(key for key, run in references.items() if run["outcome"] != "passed")
     lines = [*rows, "", "caught by: " + ", ".join(f"{name} {count}" for name, count in sorted(tally.items())),
              f"reference samples, no expectations, with the reference: {len(references) - len(failed_references)} "
              f"of {len(references)} pass" + (f" (failed: {failed_references})" if failed_references else "")]
