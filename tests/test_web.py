@@ -121,6 +121,32 @@ def test_a_page_draws_the_same_random_numbers_on_every_launch_of_a_seed(browser)
     assert drawn(8) != first
 
 
+ARRIVALS = """<!doctype html><body><ol id="arrived"></ol><script>
+  for (const name of ["big.txt", "a.txt", "b.txt", "c.txt"]) {
+    fetch(name).then((response) => response.text()).then(() => {
+      document.getElementById("arrived").insertAdjacentHTML("beforeend", `<li>${name}</li>`);
+    });
+  }
+</script></body>"""
+
+
+def test_a_seeded_page_gets_its_files_in_the_order_it_asked_for_them(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "index.html").write_text(ARRIVALS)
+    (tmp_path / "big.txt").write_text("x" * 8_000_000)  # in parallel it comes back last
+    for name in "abc":
+        (tmp_path / f"{name}.txt").write_text(name)
+
+    def arrived(seed: int | None) -> list[str]:
+        page = browser(str(tmp_path / "index.html"), seed=seed)
+        deadline = time.monotonic() + 10
+        while len(names := page.evaluate("[...document.querySelectorAll('li')].map(li => li.textContent)")) < 4:
+            assert time.monotonic() < deadline, f"only {names} arrived"
+            time.sleep(0.05)
+        return list(names)
+
+    assert arrived(0) == arrived(1) == ["big.txt", "a.txt", "b.txt", "c.txt"]
+
+
 def test_a_correct_page_passes_ten_runs_of_ten(display: Display, play: Play) -> None:
     for run in range(10):
         verdict = play(app=str(WEB / "counter.html"), max_steps=6).verdict

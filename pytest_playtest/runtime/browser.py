@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from ..errors import AppError, DevToolsError, DevToolsTimeout
 from .app import App
+from .arrivals import InOrder
 from .devtools import DevTools, Event
 from .webserver import StaticServer
 
@@ -153,6 +154,7 @@ class Browser(App):
         self.server: StaticServer | None = None
         self.devtools: DevTools | None = None
         self.session = ""
+        self.in_order: InOrder | None = None  # a seeded page's requests, let through in order
         self.url = target.url
         self._events_read = 0
 
@@ -197,11 +199,17 @@ class Browser(App):
             attached = self.devtools.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
             self.session = attached["sessionId"]
             self.devtools.on("Page.javascriptDialogOpening", self._answer_dialog)
-            self.devtools.on("Fetch.requestPaused", self._keep_on_origin)
+            self.devtools.on("Fetch.requestPaused", self._paused)
             for domain in ("Runtime", "Log", "Inspector", "Page"):
                 self.devtools.call(f"{domain}.enable", session=self.session)
-            self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document"}]},
-                               session=self.session)
+            held: dict[str, str] = {"resourceType": "Document"}
+            if self.seed is not None:  # a seeded page gets its files in the order it asked for them
+                self.in_order = InOrder(self.devtools)
+                self.devtools.on("Network.loadingFinished", self.in_order.finished)
+                self.devtools.on("Network.loadingFailed", self.in_order.finished)
+                self.devtools.call("Network.enable", session=self.session)
+                held = {}
+            self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", **held}]}, session=self.session)
             if self.seed is not None:  # the window opened blank, so that the app's page loads seeded
                 self.devtools.call("Page.addScriptToEvaluateOnNewDocument",
                                    {"source": SEEDED_RANDOM % (self.seed % 2**32)}, session=self.session)
@@ -216,6 +224,13 @@ class Browser(App):
         answers; a person clicks OK (and leaves a prompt empty)."""
         assert self.devtools is not None
         self.devtools.send("Page.handleJavaScriptDialog", {"accept": True, "promptText": ""}, session=event.session)
+
+    def _paused(self, event: Event) -> None:
+        """A request held by the Fetch domain: a page's navigation, or (seeded) any of its requests."""
+        if event.params.get("resourceType") == "Document" or self.in_order is None:
+            self._keep_on_origin(event)
+        else:
+            self.in_order.paused(event)
 
     def _keep_on_origin(self, event: Event) -> None:
         """A page loaded into the app's window stays on the app's origin: a link to another site is not
