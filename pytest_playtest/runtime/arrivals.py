@@ -32,7 +32,7 @@ class InOrder:
         self._lock = threading.Lock()
         self._waiting: deque[tuple[str, str, str]] = deque()  # (Fetch request id, network request id, session)
         self._loading = ""  # the network request id of the one on its way ("" when none)
-        self._generation = 0  # which release a timer was started for
+        self._timer: threading.Timer | None = None  # lets the next one go when the one on its way is overdue
 
     def paused(self, event: Event) -> None:
         ident = str(event.params.get("requestId", ""))
@@ -49,25 +49,29 @@ class InOrder:
         """``Network.loadingFinished`` or ``Network.loadingFailed``: the next request may go."""
         with self._lock:
             if event.params.get("requestId") == self._loading:
-                self._loading = ""
-                self._release()
+                self._next()
+
+    def _next(self) -> None:
+        """The request on its way no longer holds the others back (the lock is held)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._loading = ""
+        self._release()
 
     def _release(self) -> None:
         """Let the oldest waiting request go (the lock is held)."""
         if not self._waiting:
             return
         ident, self._loading, session = self._waiting.popleft()
-        self._generation += 1
-        timer = threading.Timer(HOLD, self._overdue, args=(self._generation,))
-        timer.daemon = True
-        timer.start()
+        self._timer = threading.Timer(HOLD, self._overdue, args=(self._loading,))
+        self._timer.daemon = True
+        self._timer.start()
         self._send(ident, session)
 
-    def _overdue(self, generation: int) -> None:
+    def _overdue(self, loading: str) -> None:
         with self._lock:
-            if generation == self._generation and self._loading:
-                self._loading = ""
-                self._release()
+            if loading == self._loading:
+                self._next()
 
     def _send(self, ident: str, session: str) -> None:
         self._devtools.send("Fetch.continueRequest", {"requestId": ident}, session=session)

@@ -62,7 +62,7 @@ class DevTools:
             ident = self._next_id
         try:
             self._write(ident, method, params, session)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: our end was closed already
             pass
 
     def _write(self, ident: int, method: str, params: dict[str, Any] | None, session: str) -> None:
