@@ -5,7 +5,8 @@ medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: a pl
 plugin installed at most 1.05x as long as with ``-p no:playtest``; ≥ 60 heuristic steps/s on a pygame game,
 ≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame, ≤ 30 ms to judge an
 input on a moving app (a starfield's hundreds of one-pixel changes included); a web app's launch to
-its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a playeval-mini run with ``-n 2`` at least 1.8x as fast as
+its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a seeded page's files let through in order ≤ 10 ms each more
+than all at once; a playeval-mini run with ``-n 2`` at least 1.8x as fast as
 serially.
 """
 
@@ -258,6 +259,44 @@ def web_app(display: Display, launches: int, reads: int) -> dict[str, object]:
             "dom_read_ms_median": 1000 * statistics.median(read), "reads": len(read)}
 
 
+#: A page that fetches its files all at once, as a shop fetches its products' pictures, and says when the last
+#: one came (``window.took``, milliseconds).
+ARRIVALS = """<!doctype html><body><script>
+  const began = performance.now();
+  Promise.all(Array.from({length: %d}, (_, i) => fetch(`f${i}.bin`).then((r) => r.blob())))
+    .then(() => { window.took = performance.now() - began; });
+</script></body>"""
+
+
+def web_arrivals(display: Display, launches: int, files: int = 24) -> dict[str, object]:
+    """What a seeded page's files in order cost (runtime/arrivals.py): the time from a page's first fetch of
+    ``files`` files of 16 KB to its last arrival, let through one at a time (seeded) and all at once (no seed),
+    medians."""
+    from pytest_playtest.runtime.browser import Browser, web_target
+
+    took: dict[str, list[float]] = {"in_order": [], "parallel": []}
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "index.html").write_text(ARRIVALS % files)
+        for index in range(files):
+            (Path(folder) / f"f{index}.bin").write_bytes(os.urandom(16 * 1024))
+        target = web_target(str(Path(folder) / "index.html"), None)
+        assert target is not None
+        for _, (mode, seed) in itertools.product(range(launches), (("in_order", 0), ("parallel", None))):
+            browser = Browser(target, display, seed=seed).start()
+            try:
+                assert browser.wait_for_window(timeout=20), browser.text_output()
+                deadline = time.monotonic() + 20
+                while (value := browser.evaluate("window.took")) is None and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert value is not None, "the page's files did not all arrive within 20 s"
+                took[mode].append(float(value))
+            finally:
+                browser.terminate()
+    in_order, parallel = statistics.median(took["in_order"]), statistics.median(took["parallel"])
+    return {"files": files, "launches": launches, "in_order_ms_median": in_order, "parallel_ms_median": parallel,
+            "per_file_ms": (in_order - parallel) / files}
+
+
 def golden_cost(runs: int) -> dict[str, object]:
     """What golden runs cost on two still Tk apps (a calculator; dice drawn from a seeded ``random``): the
     recording (the playtest, then two replays for the noise) and a check (one replay, compared) against the
@@ -367,10 +406,19 @@ def main() -> None:
     parser.add_argument("--golden-runs", type=int, default=3, help="golden runs recorded and checked per app")
     parser.add_argument("--differential-pairs", type=int, default=2,
                         help="playeval-mini -n 2 runs with --playtest-differential off / on")
-    parser.add_argument("--only", choices=("golden", "differential"), default=None, help="measure only this part")
+    parser.add_argument("--only", choices=("golden", "differential", "arrivals"), default=None,
+                        help="measure only this part")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")
     args = parser.parse_args()
 
+    if args.only == "arrivals":
+        display = Display((1024, 768))
+        display.start()
+        try:
+            print(json.dumps({"machine": machine(), "arrivals": web_arrivals(display, args.web_launches)}, indent=2))
+        finally:
+            display.stop()
+        return
     if args.only == "golden":
         results = {"machine": machine(), "golden": golden_cost(args.golden_runs)}
         print(json.dumps(results, indent=2))
@@ -393,6 +441,7 @@ def main() -> None:
             "ocr": ocr_cost(display, args.frames),
             "motion": motion_cost(display, args.motion_frames),
             "web": web_app(display, args.web_launches, reads=50),
+            "arrivals": web_arrivals(display, args.web_launches),
         }
     finally:
         display.stop()
@@ -431,6 +480,10 @@ def report(results: dict, out: Path) -> None:
           f"page's first frame, median of {web['launches']})   goal <= 1500 ms")
     print(f"dom read  {web['dom_read_ms_median']:7.2f} ms       (text and a rule's facts in one script, median of "
           f"{web['reads']})   goal <= 5 ms")
+    arrivals = results["arrivals"]
+    print(f"arrivals  {arrivals['per_file_ms']:7.1f} ms/file  (a seeded page's {arrivals['files']} files one at a time "
+          f"in {arrivals['in_order_ms_median']:.0f} ms against {arrivals['parallel_ms_median']:.0f} ms all at once, "
+          f"medians of {arrivals['launches']})   goal <= 10 ms")
     for row in results["golden"]["apps"]:
         print(f"golden    {row['record_s_median'] / row['playtest_s_median']:7.2f} x        (recording a golden run "
               f"of {row['app']}: {row['record_s_median']:.1f} s against the playtest's {row['playtest_s_median']:.1f} "

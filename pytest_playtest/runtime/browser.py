@@ -332,7 +332,7 @@ class Browser(App):
         if event.method == "Page.javascriptDialogOpening":
             kind = params.get("type", "alert")
             return PageReport("dialog", f"{kind}({json.dumps(params.get('message', ''))})")
-        if event.method == "Fetch.requestPaused":
+        if event.method == "Fetch.requestPaused" and params.get("resourceType") == "Document":
             url = str(params.get("request", {}).get("url", ""))
             if not url.startswith(self._origin()) and url.startswith(("http:", "https:")):
                 return PageReport("navigation", url)
