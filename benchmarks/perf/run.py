@@ -5,7 +5,7 @@ medians, and writes them to ``benchmarks/perf/results-<host>.json``. Goals: a pl
 plugin installed at most 1.05x as long as with ``-p no:playtest``; ≥ 60 heuristic steps/s on a pygame game,
 ≤ 50 ms per-test overhead beyond the app's own start, ≤ 150 ms OCR per changed frame, ≤ 30 ms to judge an
 input on a moving app (a starfield's hundreds of one-pixel changes included); a web app's launch to
-its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a seeded page's files let through in order ≤ 10 ms each more
+its first frame ≤ 1.5 s and one DOM read ≤ 5 ms; a replayed page's files let through in order ≤ 10 ms each more
 than all at once; a playeval-mini run with ``-n 2`` at least 1.8x as fast as
 serially.
 """
@@ -269,8 +269,8 @@ ARRIVALS = """<!doctype html><body><script>
 
 
 def web_arrivals(display: Display, launches: int, files: int = 24) -> dict[str, object]:
-    """What a seeded page's files in order cost (runtime/arrivals.py): the time from a page's first fetch of
-    ``files`` files of 16 KB to its last arrival, let through one at a time (seeded) and all at once (no seed),
+    """What a replayed page's files in order cost (runtime/arrivals.py): the time from a page's first fetch of
+    ``files`` files of 16 KB to its last arrival, let through one at a time (as in a replay) and all at once,
     medians."""
     from pytest_playtest.runtime.browser import Browser, web_target
 
@@ -281,8 +281,8 @@ def web_arrivals(display: Display, launches: int, files: int = 24) -> dict[str, 
             (Path(folder) / f"f{index}.bin").write_bytes(os.urandom(16 * 1024))
         target = web_target(str(Path(folder) / "index.html"), None)
         assert target is not None
-        for _, (mode, seed) in itertools.product(range(launches), (("in_order", 0), ("parallel", None))):
-            browser = Browser(target, display, seed=seed).start()
+        for _, mode in itertools.product(range(launches), ("in_order", "parallel")):
+            browser = Browser(target, display, seed=0, in_order=mode == "in_order").start()
             try:
                 assert browser.wait_for_window(timeout=20), browser.text_output()
                 deadline = time.monotonic() + 20
@@ -481,7 +481,7 @@ def report(results: dict, out: Path) -> None:
     print(f"dom read  {web['dom_read_ms_median']:7.2f} ms       (text and a rule's facts in one script, median of "
           f"{web['reads']})   goal <= 5 ms")
     arrivals = results["arrivals"]
-    print(f"arrivals  {arrivals['per_file_ms']:7.1f} ms/file  (a seeded page's {arrivals['files']} files one at a time "
+    print(f"arrivals  {arrivals['per_file_ms']:7.1f} ms/file  (a replayed page's {arrivals['files']} files one at a time "
           f"in {arrivals['in_order_ms_median']:.0f} ms against {arrivals['parallel_ms_median']:.0f} ms all at once, "
           f"medians of {arrivals['launches']})   goal <= 10 ms")
     for row in results["golden"]["apps"]:

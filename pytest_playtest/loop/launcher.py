@@ -75,10 +75,11 @@ class Launcher:
             setup = CoverageSetup(data_file=data_file)
         elif self.spec.coverage and not self.notes:
             self.notes.append("coverage not measured: it is measured for Python apps, not web apps")
-        if self.spec.differential is not None:
+        replay = self.spec.differential is not None
+        if replay:
             self._park_pointer()
         app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox,
-                                 seed=self.spec.seed)
+                                 seed=self.spec.seed, replay=replay)
         self.apps.append(app)
         app.start()
         surface.follow(app)

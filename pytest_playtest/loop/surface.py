@@ -48,9 +48,10 @@ class Surface(ABC):
 
     @abstractmethod
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
+                   sandbox: Callable[[], Sandbox | None], seed: int, replay: bool = False) -> App:
         """A new launch of the app, not started yet (``coverage`` and ``sandbox`` as Python apps take them), its
-        randomness seeded with ``seed``."""
+        randomness seeded with ``seed``; in a ``replay``, a web page gets its files in the order it asked for
+        them."""
 
     def follow(self, app: App) -> None:  # noqa: B027 (a desktop surface holds nothing of a launch)
         """Look at this launch from now on (the run launched the app again)."""
@@ -100,7 +101,7 @@ class DesktopSurface(Surface):
         self.app, self.cwd, self.rules = app, cwd, rules
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
+                   sandbox: Callable[[], Sandbox | None], seed: int, replay: bool = False) -> App:
         if self.rules:
             raise AppError(refused_on_desktop(self.rules[0], self.app))
         return App(self.app, display, cwd=self.cwd, env=env, coverage=coverage, sandbox=sandbox(), seed=seed)
@@ -148,8 +149,8 @@ class WebSurface(Surface):
         self._widgets: tuple[str, list[Widget]] | None = None  # the last frame's key and its clickables
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
-                   sandbox: Callable[[], Sandbox | None], seed: int) -> App:
-        self.browser = Browser(self.target, display, env=env, size=display.size, seed=seed)
+                   sandbox: Callable[[], Sandbox | None], seed: int, replay: bool = False) -> App:
+        self.browser = Browser(self.target, display, env=env, size=display.size, seed=seed, in_order=replay)
         return self.browser
 
     def follow(self, app: App) -> None:

@@ -1,4 +1,4 @@
-"""A seeded page's requests answered one at a time, in the order the page made them.
+"""A replayed page's requests answered one at a time, in the order the page made them.
 
 A page that fetches several files and acts on each as it arrives (adds a product when its picture comes, draws
 a level when its map comes) acts in the network's order, which differs from launch to launch even on this
@@ -6,8 +6,8 @@ machine: the browser fetches in parallel and the smallest file is back first. Se
 make such a page replay the same; letting one request through at a time does. The requests are held by the
 DevTools protocol's Fetch domain as the page makes them and let through in that order, each once the one before
 has finished loading (Network domain) or has been on its way ``HOLD`` seconds (a stream, a long poll, an event
-source never finishes). On the app's own loopback server a file comes back in milliseconds, so the page loads
-hardly slower.
+source never finishes). On the app's own loopback server a file comes back in a few milliseconds more. Only
+replays are played so: an exploring run meets the page as a browser shows it, its files in parallel.
 """
 
 from __future__ import annotations

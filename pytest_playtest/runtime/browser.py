@@ -144,17 +144,19 @@ class Browser(App):
     """Chromium showing one web app, on the playtest display, with its DevTools connection."""
 
     def __init__(self, target: WebTarget, display: Display, *, env: Mapping[str, str] | None = None,
-                 size: tuple[int, int] | None = None, seed: int | None = None) -> None:
+                 size: tuple[int, int] | None = None, seed: int | None = None, in_order: bool = False) -> None:
         self.target = target
         #: what the page's ``Math.random`` is seeded with (None: left as the browser makes it)
         self.seed = seed
+        #: whether the page's requests are let through one at a time, in the order it made them (a replay's)
+        self.ordered = in_order
         self.size = size or display.size
         self.profile = Path(tempfile.mkdtemp(prefix="playtest-chromium-"))
         super().__init__([chromium()], display, cwd=self.profile, env=env)
         self.server: StaticServer | None = None
         self.devtools: DevTools | None = None
         self.session = ""
-        self.in_order: InOrder | None = None  # a seeded page's requests, let through in order
+        self.in_order: InOrder | None = None  # the page's requests let through in order, when ``ordered``
         self.url = target.url
         self._events_read = 0
 
@@ -165,7 +167,7 @@ class Browser(App):
         width, height = self.size
         self.argv = [*self.argv, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
                      f"--window-size={width},{height}",
-                     f"--app={self.url if self.seed is None else BLANK}"]
+                     f"--app={BLANK if self._held_from_start else self.url}"]
         commands_read, commands_write = _pipe_above(10)
         events_read, events_write = _pipe_above(10)
         # the browser reads commands on fd 3 and writes on fd 4; bash (dash knows no fd above 9) puts the
@@ -203,16 +205,17 @@ class Browser(App):
             for domain in ("Runtime", "Log", "Inspector", "Page"):
                 self.devtools.call(f"{domain}.enable", session=self.session)
             held: dict[str, str] = {"resourceType": "Document"}
-            if self.seed is not None:  # a seeded page gets its files in the order it asked for them
+            if self.ordered:  # the page gets its files in the order it asked for them
                 self.in_order = InOrder(self.devtools)
                 self.devtools.on("Network.loadingFinished", self.in_order.finished)
                 self.devtools.on("Network.loadingFailed", self.in_order.finished)
                 self.devtools.call("Network.enable", session=self.session)
                 held = {}
             self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", **held}]}, session=self.session)
-            if self.seed is not None:  # the window opened blank, so that the app's page loads seeded
+            if self.seed is not None:
                 self.devtools.call("Page.addScriptToEvaluateOnNewDocument",
                                    {"source": SEEDED_RANDOM % (self.seed % 2**32)}, session=self.session)
+            if self._held_from_start:
                 self.devtools.call("Page.navigate", {"url": self.url}, session=self.session)
         except DevToolsError as exc:
             self.terminate()
@@ -225,8 +228,14 @@ class Browser(App):
         assert self.devtools is not None
         self.devtools.send("Page.handleJavaScriptDialog", {"accept": True, "promptText": ""}, session=event.session)
 
+    @property
+    def _held_from_start(self) -> bool:
+        """Whether the window opens blank and is sent to the app's page once the protocol is in place: so that
+        the page loads seeded, or with its requests in order."""
+        return self.seed is not None or self.ordered
+
     def _paused(self, event: Event) -> None:
-        """A request held by the Fetch domain: a page's navigation, or (seeded) any of its requests."""
+        """A request held by the Fetch domain: a page's navigation, or (``ordered``) any of its requests."""
         if event.params.get("resourceType") == "Document" or self.in_order is None:
             self._keep_on_origin(event)
         else:
