@@ -481,9 +481,9 @@ def report(results: dict, out: Path) -> None:
     print(f"dom read  {web['dom_read_ms_median']:7.2f} ms       (text and a rule's facts in one script, median of "
           f"{web['reads']})   goal <= 5 ms")
     arrivals = results["arrivals"]
-    print(f"arrivals  {arrivals['per_file_ms']:7.1f} ms/file  (a replayed page's {arrivals['files']} files one at a time "
-          f"in {arrivals['in_order_ms_median']:.0f} ms against {arrivals['parallel_ms_median']:.0f} ms all at once, "
-          f"medians of {arrivals['launches']})   goal <= 10 ms")
+    print(f"arrivals  {arrivals['per_file_ms']:7.1f} ms/file  (a replayed page's {arrivals['files']} files one at a "
+          f"time in {arrivals['in_order_ms_median']:.0f} ms against {arrivals['parallel_ms_median']:.0f} ms all at "
+          f"once, medians of {arrivals['launches']})   goal <= 10 ms")
     for row in results["golden"]["apps"]:
         print(f"golden    {row['record_s_median'] / row['playtest_s_median']:7.2f} x        (recording a golden run "
               f"of {row['app']}: {row['record_s_median']:.1f} s against the playtest's {row['playtest_s_median']:.1f} "
