@@ -3,11 +3,10 @@ them showed the same face, click them one after the other.
 
 Many games hide faces behind equal backs (cards, tiles) and keep two equal faces uncovered only when they are
 turned one right after the other. After a click, the thing clicked (its box) is looked at once the app has
-drawn its answer, and at every look after: a look that differs from how it looked before the click, and that
-stayed so from one look to the next, is its face. A look caught while the thing turns is no face: a card
-turned edge-on shows the page behind it, which all cards share. Two places whose faces look alike while both
-show their backs again are a pair to turn. Looks are small colour thumbnails, so a face a few pixels off still
-matches.
+drawn its answer, and at every look after: a look that differs from how it looked before the click is its
+face. Two places whose faces
+look alike while both show their backs again are a pair to turn. Looks are small colour thumbnails, so a
+face drawn half-way through a flip, or a few pixels off, still matches.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ class Place:
     box: Box
     back: np.ndarray
     face: np.ndarray | None = None
-    shown: np.ndarray | None = None  # the last look other than its back: a face when the next look is alike
 
 
 @dataclass
@@ -60,16 +58,14 @@ class Faces:
             self.places[name] = Place(box, before)
 
     def see(self, frame: np.ndarray) -> None:
-        """A new look at the app: a place that shows other than its back, and did so alike at the look before,
-        shows its face."""
+        """A new look at the app: a place that shows other than its back shows its face. A face may be caught
+        half-turned, so the look farthest from the back is kept."""
         for place in self.places.values():
             now = look(frame, place.box)
             if now is None or alike(now, place.back):
-                place.shown = None
                 continue
-            if place.shown is not None and alike(now, place.shown):
+            if place.face is None or _distance(now, place.back) >= _distance(place.face, place.back):
                 place.face = now
-            place.shown = now
 
     def pair(self, frame: np.ndarray) -> tuple[str, str] | None:
         """Two places whose faces look alike and that both show their backs now, or None."""
