@@ -167,10 +167,12 @@ class Oracles:
         self._output_seen = len(lines)
 
     # -- frames and inputs ---------------------------------------------------------------------------
-    def observe_idle(self, changed: bool, now: float) -> None:
-        """A frame comparison with no input of ours in between (animation detection)."""
+    def observe_idle(self, changed: bool, now: float, *, by_itself: bool = True) -> None:
+        """A frame comparison: with ``by_itself``, no input of ours in between (animation detection); else
+        while an input is under way (a key held down), whose own effect proves no motion of the app's."""
         if changed:
-            self._idle_changes += 1
+            if by_itself:
+                self._idle_changes += 1
             self._saw_change(now)
 
     def still_for(self, now: float) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -267,7 +268,8 @@ class Playthrough:
             frame, state = self._hover(frame, key, step.action)
             acted_at = time.monotonic()
             self.unseen = acted_at - self.started - step.started
-            self._executor().perform(step.action, pause=self._watch)
+            held = partial(self._watch, by_itself=step.action.kind == "wait")
+            self._executor().perform(step.action, pause=held)
             self.pointer = _rests_at(step.action) or self.pointer
         except (ActionError, AppError) as exc:
             step.error = str(exc)
@@ -302,10 +304,11 @@ class Playthrough:
         step.findings.extend(dict.fromkeys(f.kind for f in self.oracles.findings
                                            if f.step == step.index and f.kind not in step.findings))
 
-    def _watch(self, seconds: float) -> np.ndarray:
+    def _watch(self, seconds: float, *, by_itself: bool = True) -> np.ndarray:
         """Let the app run for ``seconds`` (a key held down, the rest of a real-time game's beat), looking at it
-        all the while: the motion watch sees its ticks, the freeze oracle when it last moved. The newest
-        frame."""
+        all the while: the motion watch sees its ticks, the freeze oracle when it last moved. Not
+        ``by_itself``: an input is under way (a key held down), and what changes is not the app moving on its
+        own (a puzzle's tile slid by the key would make a still app look like a game). The newest frame."""
         assert self.screen is not None
         until = min(time.monotonic() + seconds, self.deadline)
         frame = self.screen.last
@@ -316,7 +319,7 @@ class Playthrough:
             except AppError:
                 break  # the next observation finds out why
             if self.screen.effect(frame, latest):
-                self.oracles.observe_idle(True, time.monotonic())
+                self.oracles.observe_idle(True, time.monotonic(), by_itself=by_itself)
             frame = latest
         return frame
 
