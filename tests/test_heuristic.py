@@ -631,6 +631,29 @@ def test_goal_play_uses_the_vocabulary_keys_and_restarts_after_a_loss() -> None:
     assert policy.decide(lost).action == Action.press("r")
 
 
+def test_a_key_the_screen_says_to_press_to_play_again_is_pressed_once_each_time_the_line_appears() -> None:
+    """A game over's "press R to play again" is followed when it appears, as a person does; a line that stays
+    on screen (here R does nothing) is not pressed again and again."""
+    def game(restarts: bool) -> Rule:
+        def rule(state: str, action: Action) -> tuple[str, int] | None:
+            if state == "start" and action.key == "d":
+                return "over", 1
+            if state == "over" and action.key == "r" and restarts:
+                return "start", 0
+            return None
+        return rule
+
+    texts = {"over": "GAME OVER  Press R to play again"}
+    app = SimApp(game(restarts=True), texts=texts)
+    app.play(HeuristicPolicy(context(WASD)), 40)
+    overs = [s.index for s in app.steps[:-1] if s.after_hash == "over" and s.before_hash != "over"]
+    assert len(overs) >= 2
+    assert all(app.steps[i].action == Action.press("r") and "screen says" in app.steps[i].note for i in overs)
+    stays = SimApp(game(restarts=False), texts=texts)
+    stays.play(HeuristicPolicy(context(WASD)), 40)
+    assert sum("screen says" in s.note for s in stays.steps) == 1
+
+
 # -- real frames ----------------------------------------------------------------------------------------
 def test_a_real_frame_with_a_button_is_clicked_there(vision: Vision) -> None:
     import cv2
@@ -650,7 +673,10 @@ def test_a_real_frame_with_a_button_is_clicked_there(vision: Vision) -> None:
 #: a correct app that must pass, and bugs that need the vocabulary (WASD only, right click only) and depth
 #: (the 4th Left, the 3rd Right in a row on an animating app)
 E2E = [("slider", None), ("slider", "edge-index-error"), ("maze", "bottom-edge-index-error"),
-       ("mines", "mines-left-plus"), ("dodger", "right-lane-overflow")]
+       ("mines", "mines-left-plus"), ("dodger", "right-lane-overflow"),
+       # a key that does what another key does (its arrow keys also held: the tiles a held key slides are not
+       # the app moving by itself), and a crash in the game after the first ("press SPACE to play again")
+       ("slider", "right-key-wrong-constant"), ("mines", "right-column-index-error")]
 
 
 @pytest.fixture(scope="module")

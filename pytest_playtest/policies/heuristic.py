@@ -31,6 +31,7 @@ from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choi
 from .inputs import GAME_KEYS, HOLD_SECONDS, MOVEMENT_KEYS, InputCatalog
 from .pairs import Faces
 from .player import Player
+from .prompts import Prompts
 
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
@@ -210,6 +211,7 @@ class HeuristicPolicy(Policy):
         self.unpausing: Unpausing | None = None
         self.restarted_at = 0  # the step that pressed a restart key last (a loss read before it is old news)
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
+        self.prompts = Prompts()  # a "press SPACE to play again" on screen
         self.paired: set[tuple[str, str]] = set()
         #: in a game that moves by itself: when widgets were last looked for (seconds into the run), and them
         self.latest_widgets: tuple[float, list[Widget]] = (-WIDGET_PERIOD, [])
@@ -244,6 +246,7 @@ class HeuristicPolicy(Policy):
                 self.player.forget()
             self.faces.forget()
             self.paired.clear()
+            self.prompts.forget()
             return
         history = observation.history
         if history and history[-1].after_hash:
@@ -377,6 +380,9 @@ class HeuristicPolicy(Policy):
         if now.pending:
             return self._emit(now.pending.pop(0), "follow-up")
         screen = self._screen(observation)
+        prompted = self._follow_prompt(observation, screen)
+        if prompted is not None:
+            return prompted
         hold = self.context.beat if self.animating and self.context.beat else HOLD_SECONDS
         candidates = [c for c in self.inputs.candidates(screen.widgets, observation.size, hold=hold)
                       if c.name not in self.memory.disruptive] or [WAIT]
@@ -394,6 +400,15 @@ class HeuristicPolicy(Policy):
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
         return self._emit(candidate.actions[0], f"{why}: {candidate.name}{label}", aimed=why == SHOWN)
+
+    def _follow_prompt(self, observation: Observation, screen: ScreenMemory) -> Decision | None:
+        """The key a line that just appeared on screen says to press to play (a game over's "press SPACE to
+        play again"), pressed once, as a person does, unless it disrupted the app before."""
+        text = "\n".join([observation.seen_text, *(w.text for w in screen.widgets if w.text)])
+        key = self.prompts.appeared(text, self.inputs.play_keys())
+        if key is None or f"key:{key}" in self.memory.disruptive:
+            return None
+        return self._emit(Action.press(key), f"the screen says to press {key}")
 
     def _steer(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
         """Goal play on a real-time game: the input that keeps the avatar in play when it is headed out (the

@@ -1,0 +1,49 @@
+"""What a screen tells its player to press: "Press SPACE to play again", "press any key to start".
+
+A person follows such a line when it appears: a game over's banner names the key that starts a new game, a
+title screen the key that begins one. Only a line that names a key *and* a start (play, start, restart, begin,
+continue, retry, resume) counts: "Q to quit" and a key legend are controls, tried like any other input.
+"""
+
+from __future__ import annotations
+
+import re
+
+PROMPT = re.compile(
+    r"\b(?:press|hit|tap|push)\s+(?:the\s+)?(?P<key>any\s*key|space\s*bar|space|enter|return|[a-z0-9])\b"
+    r"(?:\s*key)?\s*(?:to|and|for)\s+(?:play|start|restart|begin|continue|retry|try|resume|replay|go|new)",
+    re.I,
+)
+#: what "any key" is pressed as, the first of these the app reads (else the first)
+ANY_KEY = ("space", "enter")
+
+
+def prompted_key(text: str, keys: tuple[str, ...]) -> str | None:
+    """The key a prompt in ``text`` names, as the executor calls it; ``keys`` are the app's own (for "any
+    key")."""
+    match = PROMPT.search(text)
+    if match is None:
+        return None
+    named = re.sub(r"\s+", "", match.group("key").lower())
+    if named == "anykey":
+        return next((k for k in ANY_KEY if k in keys), ANY_KEY[0])
+    return {"spacebar": "space", "return": "enter"}.get(named, named)
+
+
+class Prompts:
+    """Prompts followed once each time they appear: a person presses the key and looks; a prompt that stays
+    (the key did nothing, or a HUD always shows it) is not pressed again and again."""
+
+    def __init__(self) -> None:
+        self.shown: str | None = None
+
+    def appeared(self, text: str, keys: tuple[str, ...]) -> str | None:
+        """The key of a prompt that was not on screen at the last look (else None)."""
+        key = prompted_key(text, keys)
+        new = key is not None and key != self.shown
+        self.shown = key
+        return key if new else None
+
+    def forget(self) -> None:
+        """The app started over: its title screen's prompt is new again."""
+        self.shown = None
