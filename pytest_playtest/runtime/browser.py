@@ -156,7 +156,7 @@ class Browser(App):
         self.server: StaticServer | None = None
         self.devtools: DevTools | None = None
         self.session = ""
-        self.in_order: InOrder | None = None  # the page's requests let through in order, when ``ordered``
+        self._arrivals: InOrder | None = None  # the queue of the page's requests, when ``ordered``
         self.url = target.url
         self._events_read = 0
 
@@ -206,9 +206,9 @@ class Browser(App):
                 self.devtools.call(f"{domain}.enable", session=self.session)
             held: dict[str, str] = {"resourceType": "Document"}
             if self.ordered:  # the page gets its files in the order it asked for them
-                self.in_order = InOrder(self.devtools)
-                self.devtools.on("Network.loadingFinished", self.in_order.finished)
-                self.devtools.on("Network.loadingFailed", self.in_order.finished)
+                self._arrivals = InOrder(self.devtools)
+                self.devtools.on("Network.loadingFinished", self._arrivals.finished)
+                self.devtools.on("Network.loadingFailed", self._arrivals.finished)
                 self.devtools.call("Network.enable", session=self.session)
                 held = {}
             self.devtools.call("Fetch.enable", {"patterns": [{"urlPattern": "*", **held}]}, session=self.session)
@@ -236,10 +236,10 @@ class Browser(App):
 
     def _paused(self, event: Event) -> None:
         """A request held by the Fetch domain: a page's navigation, or (``ordered``) any of its requests."""
-        if event.params.get("resourceType") == "Document" or self.in_order is None:
+        if event.params.get("resourceType") == "Document" or self._arrivals is None:
             self._keep_on_origin(event)
         else:
-            self.in_order.paused(event)
+            self._arrivals.paused(event)
 
     def _keep_on_origin(self, event: Event) -> None:
         """A page loaded into the app's window stays on the app's origin: a link to another site is not
