@@ -22,6 +22,7 @@ from pytest_playtest.source import (
     scan_app,
     split_hotkey,
 )
+from pytest_playtest.source.announced import announced
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "vocabulary"
 
@@ -524,3 +525,14 @@ def test_turtledemo_games() -> None:
 ])
 def test_code_that_plays_sound_is_known(tmp_path: Path, code: str, sound: bool) -> None:
     assert source(tmp_path, code).sound is sound
+
+
+def test_a_right_click_the_screen_names_joins_what_the_app_handles() -> None:
+    """A help line on screen ("Right click: flag") adds the right click the code reading missed; keys it names
+    do not (a side-scroller's "arrow keys" include an Up that does nothing)."""
+    handled = Vocabulary(keys=("space",), buttons=("left", "middle"), sources=("main.py",))
+    learned = announced(handled, "Mines left: 10\nLeft click: open   Right click: flag")
+    assert learned.buttons == ("left", "middle", "right") and learned.keys == handled.keys
+    assert announced(learned, "Right-click to flag") is learned
+    assert announced(handled, "Use the arrow keys to move") is handled
+    assert announced(handled, "right mouse button: menu").buttons[-1] == "right"

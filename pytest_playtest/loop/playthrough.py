@@ -25,6 +25,7 @@ from ..runtime.display import Display
 from ..runtime.executor import Executor
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
 from ..source import Vocabulary
+from ..source.announced import announced
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
@@ -136,6 +137,7 @@ class Playthrough:
         self.previous: np.ndarray | None = None
         self.notes: list[str] = []
         self.controls: DeadControls | None = None
+        self.vocabulary: Vocabulary | None = None  # what the app handles: its code's, and what its screen names
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
         self.motion = MotionWatch()  # the ticks of the current launch, when it moves by itself
         self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
@@ -231,12 +233,14 @@ class Playthrough:
         # (the step first: the reader may read anew meanwhile, and text newer than its step is only old news)
         text_read_at = self.reader.read_at if self.reader else 0
         seen_text = self.reader.text if self.reader else ""
+        self._read_announced(seen_text, key)
         observation = Observation(step=len(self.steps) + 1, frame=frame, frame_hash=key,
                                   elapsed=now - self.started, history=self.steps, vision=self.vision,
                                   seen_text=seen_text, text_read_at=text_read_at,
                                   launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else (),
-                                  stopped_at=self._stopped_at(), moving=self.oracles.animating)
+                                  stopped_at=self._stopped_at(), moving=self.oracles.animating,
+                                  vocabulary=self.vocabulary)
         retry = None if self._scripted else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry
@@ -249,6 +253,22 @@ class Playthrough:
                     launch=observation.launch, caption=decision.caption, aimed=decision.aimed)
         self.steps.append(step)
         return step
+
+    def _read_announced(self, seen_text: str, key: str) -> None:
+        """An input the screen names that the code reading did not find (a help line's "Right click: flag")
+        joins what the app handles: the policy tries it and the dead-control check judges it."""
+        if self.vocabulary is None:
+            return
+        text = "\n".join([seen_text, *(w.text for w in self.surface.known_widgets(key) if w.text)])
+        learned = announced(self.vocabulary, text)
+        if learned is self.vocabulary:
+            return
+        named = ", ".join(f"{b} click" for b in learned.buttons if b not in self.vocabulary.buttons)
+        self.notes.append(f"the screen names an input its code reading did not find ({named}): it is played and "
+                          "judged as the app's own")
+        self.vocabulary = learned
+        if self.controls is not None:
+            self.controls.vocabulary = learned
 
     def _stopped_at(self) -> float | None:
         """When the app, known to move by itself, stopped moving (seconds into the run); None while it moves."""
@@ -425,6 +445,7 @@ class Playthrough:
             options=self.spec.options, artifacts=self.artifacts, vocabulary=self._vocabulary(),
             coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
+        self.vocabulary = context.vocabulary
         if context.vocabulary is not None:
             self.controls = DeadControls(context.vocabulary)
             self.oracles.know_inputs(context.vocabulary)

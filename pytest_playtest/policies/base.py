@@ -93,6 +93,9 @@ class Observation:
     stopped_at: float | None = None
     #: whether the app was seen to move by itself (a real-time game: what an input does depends on when)
     moving: bool = False
+    #: what the app handles now: ``PolicyContext.vocabulary`` and the inputs its screen named since (a help
+    #: line's "Right click: flag")
+    vocabulary: Vocabulary | None = None
 
     @property
     def size(self) -> tuple[int, int]:

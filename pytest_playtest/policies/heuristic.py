@@ -239,6 +239,8 @@ class HeuristicPolicy(Policy):
         return sum(self.self_changes) >= 2
 
     def _notice(self, observation: Observation) -> None:
+        if observation.vocabulary is not None:
+            self.inputs.learn(observation.vocabulary)
         if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
             self.launch = observation.launch
             self.now = Underway()

@@ -62,6 +62,12 @@ class InputCatalog:
         self.labels = {plain(t) for t in vocabulary.texts} if vocabulary else set()
         self.quit_labels = {plain(t) for t in vocabulary.quit_texts} if vocabulary else set()
 
+    def learn(self, vocabulary: Vocabulary) -> None:
+        """What the app handles grew during the run (its screen named an input); an app played without a
+        vocabulary (its code told nothing) keeps the generic inputs."""
+        if self.vocabulary is not None:
+            self.vocabulary = vocabulary
+
     @property
     def uses_widgets(self) -> bool:
         """Whether vision is worth asking for widgets: the app takes clicks or typing (a keyboard game does not)."""
