@@ -269,8 +269,9 @@ def test_buttons_of_a_toolkit_come_before_the_cells_of_a_drawn_board() -> None:
 
 def filter_form(select: Widget, search: Widget, button: Widget) -> tuple[Rule, dict[str, str]]:
     """A filter form: a list of categories, a search field and a button that lists what both select (the
-    field empty: every name matches); the state names what the list shows."""
-    form = {"focus": "", "option": "0", "category": "0", "text": ""}
+    field empty: every name matches); the state names what the list shows. Shift+Home selects the field's text
+    (its caret is at the end), and BackSpace deletes the selection."""
+    form = {"focus": "", "option": "0", "category": "0", "text": "", "selected": ""}
 
     def rule(state: str, action: Action) -> tuple[str, int] | None:
         if action.kind == "click":
@@ -281,8 +282,11 @@ def filter_form(select: Widget, search: Widget, button: Widget) -> tuple[Rule, d
             moved = {"home": 0, "down": int(form["option"]) + action.times}.get(action.key or "")
             form["option"] = str(moved) if moved is not None else form["option"]
             form["category"] = form["option"] if action.key == "enter" else form["category"]
+        elif form["focus"] == "field" and action.kind == "hotkey" and action.keys == ("shift", "home"):
+            form["selected"] = form["text"]
         elif form["focus"] == "field" and action.kind == "press" and action.key == "backspace":
-            form["text"] = form["text"][:-action.times] if action.times < len(form["text"]) else ""
+            kept = 0 if form["selected"] else max(len(form["text"]) - action.times, 0)
+            form["text"], form["selected"] = form["text"][:kept], ""
         elif form["focus"] == "field" and action.kind == "type_text":
             form["text"] += action.text or ""
         return None
