@@ -137,7 +137,6 @@ class Playthrough:
         self.previous: np.ndarray | None = None
         self.notes: list[str] = []
         self.controls: DeadControls | None = None
-        self.vocabulary: Vocabulary | None = None  # what the app handles: its code's, and what its screen names
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
         self.motion = MotionWatch()  # the ticks of the current launch, when it moves by itself
         self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
@@ -240,7 +239,7 @@ class Playthrough:
                                   launch=len(self.launcher.apps), page=self._page(),
                                   movers=self.motion.movers() if self.oracles.animating else (),
                                   stopped_at=self._stopped_at(), moving=self.oracles.animating,
-                                  vocabulary=self.vocabulary)
+                                  vocabulary=self.controls.vocabulary if self.controls else None)
         retry = None if self._scripted else self.retries.next(
             key, lambda: self._widgets(frame, key))
         decision = self.policy.decide(observation) if retry is None else retry
@@ -256,19 +255,19 @@ class Playthrough:
 
     def _read_announced(self, seen_text: str, key: str) -> None:
         """An input the screen names that the code reading did not find (a help line's "Right click: flag")
-        joins what the app handles: the policy tries it and the dead-control check judges it."""
-        if self.vocabulary is None:
+        joins what the app handles (the dead-control check's vocabulary, which the policy is shown): the policy
+        tries it and the check judges it."""
+        if self.controls is None:
             return
+        handled = self.controls.vocabulary
         text = "\n".join([seen_text, *(w.text for w in self.surface.known_widgets(key) if w.text)])
-        learned = announced(self.vocabulary, text)
-        if learned is self.vocabulary:
+        learned = announced(handled, text)
+        if learned is handled:
             return
-        named = ", ".join(f"{b} click" for b in learned.buttons if b not in self.vocabulary.buttons)
+        named = ", ".join(f"{b} click" for b in learned.buttons if b not in handled.buttons)
         self.notes.append(f"the screen names an input its code reading did not find ({named}): it is played and "
                           "judged as the app's own")
-        self.vocabulary = learned
-        if self.controls is not None:
-            self.controls.vocabulary = learned
+        self.controls.vocabulary = learned
 
     def _stopped_at(self) -> float | None:
         """When the app, known to move by itself, stopped moving (seconds into the run); None while it moves."""
@@ -445,7 +444,6 @@ class Playthrough:
             options=self.spec.options, artifacts=self.artifacts, vocabulary=self._vocabulary(),
             coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
-        self.vocabulary = context.vocabulary
         if context.vocabulary is not None:
             self.controls = DeadControls(context.vocabulary)
             self.oracles.know_inputs(context.vocabulary)
