@@ -16,6 +16,13 @@ X_KEYSYMS: dict[str, str] = {
     "printscreen": "Print", "pause": "Pause", "menu": "Menu",
     **{f"f{n}": f"F{n}" for n in range(1, 13)},
 }
+#: Movement keys (arrows, WASD, vi's hjkl) and the key that moves the other way: a move is undone by its
+#: opposite, so the way back is open right after a move.
+OPPOSITE: dict[str, str] = {
+    a: b for one, other in (("left", "right"), ("up", "down"), ("a", "d"), ("w", "s"), ("h", "l"), ("k", "j"))
+    for a, b in ((one, other), (other, one))
+}
+MOVEMENT_KEYS = frozenset(OPPOSITE)
 #: Other spellings an action may use for those keys.
 SYNONYMS: dict[str, str] = {
     "return": "enter", "esc": "escape", "del": "delete", "pgup": "pageup", "pgdn": "pagedown",

@@ -20,12 +20,46 @@ def tried(controls: DeadControls, action: Action, *, effect: bool, moving: bool,
         controls.observe(step, judged=True, moving=moving)
 
 
+def step(index: int, key: str, before: str, after: str, *, launch: int = 1, new_lines: int = 0) -> Step:
+    taken = Step(index=index, action=Action.press(key), before_hash=before, after_hash=after, launch=launch)
+    taken.changed, taken.new_lines = before != after, new_lines
+    return taken
+
+
 def test_one_dead_key_among_working_inputs_on_a_still_app() -> None:
     controls = DeadControls(ARROWS)
-    for key in ("left", "up", "down"):
+    for key in ("up", "down"):
         tried(controls, Action.press(key), effect=True, moving=False, times=4)
-    tried(controls, Action.press("right"), effect=False, moving=False, times=8)
+    for n in range(8):  # Right tried where Left had just moved the app (twice), and elsewhere
+        if n < 4:
+            controls.observe(step(n, "left", f"before {n}", f"moved {n}"), judged=True, moving=False)
+        where = f"moved {n}" if n < 2 else f"elsewhere {n}"
+        controls.observe(step(n, "right", where, where), judged=True, moving=False)
     assert [f.message.split(":")[0] for f in controls.findings()] == ["key right never had an effect"]
+
+
+def test_a_direction_key_is_not_judged_before_it_was_tried_where_its_opposite_had_just_led() -> None:
+    """A maze's Left does nothing in its whole first column (a wall): the way back after a Right is open."""
+    controls = DeadControls(ARROWS)
+    for key in ("up", "down"):
+        tried(controls, Action.press(key), effect=True, moving=False, times=4)
+    controls.observe(step(1, "right", "start", "one right"), judged=True, moving=False)
+    for n in range(8):
+        controls.observe(step(n, "left", f"first column {n}", f"first column {n}"), judged=True, moving=False)
+    assert controls.findings() == []
+    controls.observe(step(9, "left", "one right", "one right"), judged=True, moving=False)
+    controls.observe(step(10, "left", "one right", "one right"), judged=True, moving=False)
+    assert [f.message.split(":")[0] for f in controls.findings()] == ["key left never had an effect"]
+
+
+def test_new_code_at_a_keys_first_try_after_a_relaunch_is_no_effect() -> None:
+    """Coverage is reported per launch: a dead key's branch is reached anew after the app was launched again."""
+    controls = DeadControls(Vocabulary(keys=("space", "n"), sources=("game.py",)))
+    tried(controls, Action.press("space"), effect=True, moving=False, times=4)
+    for n in range(8):
+        controls.observe(step(n, "n", f"screen {n}", f"screen {n}", launch=1 + n // 4, new_lines=3 * (n % 4 == 0)),
+                         judged=True, moving=False)
+    assert [f.message.split(":")[0] for f in controls.findings()] == ["key n never had an effect"]
 
 
 def test_a_still_app_that_plays_sound_may_answer_its_keys_with_sound_alone() -> None:

@@ -30,6 +30,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..keys import OPPOSITE
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding
@@ -44,6 +45,9 @@ MAX_CHANCE = 0.3
 #: errors less often than theirs: a direction key works only when the avatar is not heading that way already,
 #: so a working one may trail the others a little, and chance alone must not make it look dead.
 SEPARATION = 3.0
+#: Tries of a movement key right where its opposite had just moved the app before it is judged on a still app:
+#: the way back is open there, while elsewhere a wall may stand (a maze's first column has one on its left).
+WAY_BACK = 2
 
 
 @dataclass
@@ -55,6 +59,12 @@ class ControlRecord:
     screens: set[str] = field(default_factory=set)  # the distinct screens it was tried on
     places: set[tuple[int, int]] = field(default_factory=set)  # where a pointer input landed
     steps: list[int] = field(default_factory=list)
+    reached: set[str] = field(default_factory=set)  # the states (frame hashes) its effects led to
+    way_back: int = 0  # tries where its opposite key had just led (a movement key)
+    launches: set[int] = field(default_factory=set)  # the launches of the app it was tried in
+
+
+NO_RECORD = ControlRecord()
 
 
 @dataclass
@@ -95,10 +105,15 @@ class DeadControls:
             self.other_effects += step.changed or bool(step.new_lines)
             return
         record = (self.moving if moving else self.still).setdefault(name, ControlRecord())
-        effective = step.changed or (record.tries > 0 and bool(step.new_lines))
+        # new code is reported per launch: the dispatch reaches the input's branch anew after a relaunch
+        effective = step.changed or (step.launch in record.launches and bool(step.new_lines))
+        record.launches.add(step.launch)
         record.tries += 1
         record.effects += effective
         record.screens.add(step.before_hash)
+        record.way_back += step.before_hash in self._opposite(name).reached
+        if effective:
+            record.reached.add(step.after_hash)
         if step.action.target is not None:
             x, y = step.action.target
             record.places.add((x // PLACE_GRID, y // PLACE_GRID))
@@ -142,6 +157,8 @@ class DeadControls:
                 continue
             if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
                 continue
+            if self._opposite(name).effects and record.way_back < WAY_BACK:
+                continue
             found.append(Finding(
                 "unresponsive",
                 f"{name} never had an effect: tried {record.tries} times on {len(record.screens)} different "
@@ -150,6 +167,11 @@ class DeadControls:
                 details="tried at steps " + ", ".join(map(str, record.steps)),
             ))
         return found
+
+    def _opposite(self, name: str) -> ControlRecord:
+        """On a still app, the record of the movement key that undoes this one (empty for other inputs)."""
+        opposite = OPPOSITE.get(name.removeprefix("key ")) if name.startswith("key ") else None
+        return self.still.get(f"key {opposite}", NO_RECORD) if opposite else NO_RECORD
 
     def _single_moving(self) -> list[Finding]:
         """On an app that moves by itself, one key no better than chance while its other keys beat it."""

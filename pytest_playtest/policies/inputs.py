@@ -18,6 +18,7 @@ import re
 
 from ..actions import Action
 from ..geometry import Box
+from ..keys import MOVEMENT_KEYS
 from ..source import Vocabulary, split_hotkey
 from ..vision import Widget
 from .exploration import Candidate
@@ -30,7 +31,6 @@ MAX_FORM_CHOICES = 8  # forms sent after choosing one option of a list (the firs
 #: and browser fields select so; 40 backspaces of a hand's 50 ms each took over 3 s a field)
 CLEAR_FIELD = (Action.press("end"), Action.hotkey("shift", "home"), Action.press("backspace"))
 CLICKABLE = ("button", "field", "shape")
-MOVEMENT_KEYS = frozenset({"left", "right", "up", "down", "w", "a", "s", "d", "h", "j", "k", "l"})
 HOLD_SECONDS = 0.6  # movement keys are also held: games that poll the keyboard move while a key is down
 #: where to probe with the pointer when vision finds few widgets (fractions of the window)
 PROBE_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
