@@ -518,6 +518,37 @@ def test_a_key_that_did_nothing_is_tried_again_in_another_state() -> None:
     assert any(state.startswith("game") and changed for state, changed in tries[1:])
 
 
+def test_after_a_walk_to_the_edge_of_a_still_app_the_way_back_is_taken_next() -> None:
+    app = SimApp(line_walk(8))
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "x")))), 60)
+    backs = [(app.steps[i - 1].action.key, s.action.key, s.before_hash) for i, s in enumerate(app.steps)
+             if s.note.startswith("the way back")]
+    assert backs and len(backs) <= 2 * 3  # each way back a few times a run
+    opposite = {"left": "right", "right": "left"}
+    assert all(key == opposite[walked] for walked, key, _ in backs)
+
+
+def test_back_at_a_junction_of_a_still_app_the_ways_not_yet_taken_from_there_come_first() -> None:
+    """From the start "w" leads up a long corridor and "r" restarts; "d" works only two cells up (a side way),
+    where the first walks up pass without stopping. Back there, what was not tried from there comes first."""
+
+    def rule(state: str, action: Action) -> tuple[str, int] | None:
+        cell = 0 if state == "start" else int(state.split("-")[0][1:])
+        if action.key == "r" and state != "start":
+            return "start", 0
+        if action.key == "w" and cell < 9 and "-" not in state:
+            return f"c{cell + 1}", 0
+        if action.key == "d" and state == "c2":
+            return "c2-side", 1
+        return None
+
+    app = SimApp(rule)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("w", "d", "r")))), 150)
+    choices = [s for s in app.steps if s.before_hash == "c2" and s.note.startswith(("energy", "not yet"))]
+    assert choices[0].note.startswith("not yet tried from here")
+    assert any(s.action.key == "d" and s.changed for s in choices)
+
+
 def test_a_dead_key_keeps_a_little_weight() -> None:
     stats = InputStats()
     for _ in range(30):

@@ -71,9 +71,12 @@ class InputStats:
     fruitless: int = 0
     #: exact states (frame hashes) where it had no effect; it is retried elsewhere with less weight
     dead_states: set[str] = field(default_factory=set)
+    #: exact states where it was tried at all
+    tried_states: set[str] = field(default_factory=set)
 
     def update(self, *, effect: bool, gain: float, state: str) -> None:
         self.tries += 1
+        self.tried_states.add(state)
         if effect:
             self.effects += 1
             self.dead_states.discard(state)

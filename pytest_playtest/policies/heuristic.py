@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..actions import Action
+from ..keys import MOVEMENT_KEYS, OPPOSITE
 from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
-from .inputs import GAME_KEYS, HOLD_SECONDS, MOVEMENT_KEYS, InputCatalog
+from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
 from .pairs import Faces
 from .player import Player
 from .prompts import Prompts
@@ -63,6 +64,7 @@ QUIT_AT = 0.85  # share of the step budget after which a quit key is tried, once
 NEW_SCREEN_GAIN = 2.0  # a picture never met before is worth this many new lines
 SCORE_GAIN = 3.0  # goal play: a score that rose is worth this much to the inputs that came just before
 NOT_TRIED_HERE = 3.0  # weight factor of an input not yet tried on the current screen
+TURN_BACKS = 3  # times in a run each way back is taken at once after a walk to the edge of a still app
 #: a window this much one colour shows nothing; one at most SHOWS_SHARE one colour surely showed a picture (a
 #: dark game with a few thin lines lies between and is never taken for blanked)
 BLANK_SHARE, SHOWS_SHARE = 0.99, 0.9
@@ -135,6 +137,7 @@ class Memory:
     known: dict[str, Candidate] = field(default_factory=dict)  # the latest candidate of each name
     walked: set[str] = field(default_factory=set)  # inputs repeated to their edge once already
     pushed: Counter[str] = field(default_factory=Counter)  # movement keys pushed to the edge of a moving game
+    turned_back: Counter[str] = field(default_factory=Counter)  # ways back taken after a walk to the edge
     sequences: Sequences = field(default_factory=Sequences)
     seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
     disruptive: set[str] = field(default_factory=set)  # inputs that blanked or paused the app (undone, not again)
@@ -156,6 +159,7 @@ class Underway:
     expected: Action | None = None  # the action handed out last (the loop may insert its own steps)
     streak: Streak | None = None
     replay: Replay | None = None
+    way_back: str | None = None  # the key that undoes a move walked to its edge: pressed next
     recent: list[str] = field(default_factory=list)  # the last finished attempts (sequences)
     finished: str | None = None  # the last finished attempt (credited when a new screen follows)
     offered: set[str] = field(default_factory=set)  # the names of the inputs the last screen offered
@@ -469,6 +473,10 @@ class HeuristicPolicy(Policy):
         now.streak = None
         if own:
             return self._fresh(own), "new input"
+        back = next((c for c in candidates if c.name == now.way_back), None)
+        now.way_back = None
+        if back is not None:
+            return back, "the way back"
         shown = self._keys_shown(observation, candidates)
         if shown and self.rng.random() < TYPE_SHOWN:
             return self.rng.choice(shown), SHOWN
@@ -477,6 +485,10 @@ class HeuristicPolicy(Policy):
             return quit_input, "quit once, late"
         if fresh:
             return self._fresh(fresh), "new input"
+        untaken = self._untaken(observation.frame_hash, candidates)
+        if untaken:
+            weights = [self._weight(c, observation.frame_hash, screen) for c in untaken]
+            return weighted_choice(self.rng, untaken, weights), "not yet tried from here"
         if self.rng.random() < SEQUENCE_CHANCE:
             replay = self._start_replay()
             if replay is not None:
@@ -522,6 +534,17 @@ class HeuristicPolicy(Policy):
         rank = RANK_WEIGHT[min(candidate.rank, len(RANK_WEIGHT) - 1)]
         stats = self.memory.stats.get(candidate.name) or self.memory.kind_stats[candidate.kind]
         return stats.weight(state) * here * rank
+
+    def _untaken(self, state: str, candidates: list[Candidate]) -> list[Candidate]:
+        """Back in a state of a still app it was in before, the app's own inputs not yet tried from there: a
+        person back at a junction of a maze takes the way not yet taken (a maze with a small avatar is one
+        screen, so the screen's memory cannot tell); a game that moves by itself never comes back to a state."""
+        if self.animating:
+            return []
+        stats = self.memory.stats
+        tried = {c.name for c in candidates if c.name in stats and state in stats[c.name].tried_states}
+        untaken = [c for c in candidates if c.rank <= 1 and c.name not in tried]
+        return untaken if tried else []
 
     def _start_replay(self) -> Replay | None:
         names = self.memory.sequences.pick(self.rng, self.memory.effective())
@@ -576,6 +599,7 @@ class HeuristicPolicy(Policy):
             if not streak.goes_on(changed=attempt.changed, after=attempt.after, lines=attempt.lines,
                                   animating=self.animating):
                 self.now.streak = None
+                self._turn_back(attempt.candidate)
             return
         self.now.streak = None
         # an animating app changes anyway: there only new code shows an effect (when it is measured)
@@ -594,6 +618,18 @@ class HeuristicPolicy(Policy):
         self.memory.walked.add(name)
         if bound > 1:
             self.now.streak = Streak(attempt.candidate, bound, seen={attempt.state, attempt.after})
+
+    def _turn_back(self, candidate: Candidate) -> None:
+        """After a walk to the edge of a still app, the way back next, a few times a run: right after a move its
+        opposite must work (a tile slides back, the avatar steps back), the one place where a direction key
+        that does nothing is surely dead, not against a wall."""
+        key = candidate.actions[0].key
+        if self.animating or candidate.kind != "press" or key not in OPPOSITE:
+            return
+        back = f"key:{OPPOSITE[key]}"
+        if self.memory.turned_back[back] < TURN_BACKS:
+            self.memory.turned_back[back] += 1
+            self.now.way_back = back
 
     def _pushes_to_edge(self, candidate: Candidate) -> bool:
         """Whether a movement key is pressed on to the edge of a moving game although no effect was seen: a
