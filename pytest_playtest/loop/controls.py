@@ -7,10 +7,12 @@ so it is judged once, at the end:
 
 * one input that was tried often, on many different screens, and never had an effect — while other inputs
   did. New code at the first try proves nothing: that is the dispatch (an ``elif key == ...`` chain, a
-  key-up branch) reaching the input's branch, dead or not. On an app that moves by itself, one key whose
-  effects were no more than chance while the app's other keys clearly beat it (a paddle's Down that never
-  moves it while Up does) — not in a typing game, where a letter matters only while it is shown, nor in an
-  app that plays sound, where a key may only mute it;
+  key-up branch) reaching the input's branch, dead or not (coverage is reported per launch: each launch has a
+  first try). A movement key whose opposite worked is judged once it was also tried where that opposite had
+  just moved the app: the way back is open there, while elsewhere a wall may stand. On an app that moves by
+  itself, one key whose effects were no more than chance while the app's other keys clearly beat it (a
+  paddle's Down that never moves it while Up does) — not in a typing game, where a letter matters only while
+  it is shown, nor in an app that plays sound, where a key may only mute it;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
   letter: there only letters typed while the screen showed them count), or none of its clicks on a drawn UI
