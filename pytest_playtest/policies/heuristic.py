@@ -6,8 +6,10 @@ finds on each screen; the generic ``GAME_KEYS`` only when the source told nothin
 once; then the budget goes where new code keeps appearing (``Step.new_lines`` under coverage, else new
 pictures): each input has an energy that grows with what it found and decays with fruitless tries
 (``exploration.py``). An input that had an effect is repeated until its effect stops (walk to the edge),
-productive short sequences are replayed in new orders, and an input that did nothing in one state is tried
-again in others with less weight, never dropped. Quit keys are pressed once, late.
+and, on a still app, its opposite is pressed next (the way back); productive short sequences are replayed in
+new orders, and an input that did nothing in one state is tried again in others with less weight, never
+dropped. Back in a state of a still app met before, the inputs not yet tried from there come first. Quit keys
+are pressed once, late.
 Goal plays with the same inputs, in the same order (every input of the app's own once, before any is
 repeated at length), and gives the energy to what raised a number read on screen (the score); it restarts
 after a loss shown on screen. Movement keys of a real-time game are held for the loop's beat.
@@ -29,7 +31,7 @@ from ..trajectory import Step
 from ..vision import Widget, hamming, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
-from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog
+from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog, key_candidate
 from .pairs import Faces
 from .player import Player
 from .prompts import Prompts
@@ -458,7 +460,8 @@ class HeuristicPolicy(Policy):
     def _choose(self, observation: Observation, screen: ScreenMemory, candidates: list[Candidate],
                 appeared: list[Candidate]) -> tuple[Candidate, str]:
         """What is under way first (a sequence, a streak), then what a right click popped up (a click beside a
-        menu would only close it), the late quit, new inputs, a replay, energy."""
+        menu would only close it), the way back after a walk, the late quit, new inputs, the inputs not yet
+        tried from a state met before, a replay, energy."""
         now = self.now
         if appeared:
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
@@ -626,7 +629,7 @@ class HeuristicPolicy(Policy):
         key = candidate.actions[0].key
         if self.animating or candidate.kind != "press" or key not in OPPOSITE:
             return
-        back = f"key:{OPPOSITE[key]}"
+        back = key_candidate(OPPOSITE[key], 1).name
         if self.memory.turned_back[back] < TURN_BACKS:
             self.memory.turned_back[back] += 1
             self.now.way_back = back
