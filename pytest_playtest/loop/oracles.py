@@ -41,6 +41,9 @@ class Suspect:
     states: list[str] = field(default_factory=list)  # distinct states (hovered frames) where it did nothing
     tried_at: set[str] = field(default_factory=set)  # every frame hash it was tried at, hovered or not
     steps: list[int] = field(default_factory=list)  # the steps that tried it
+    #: the inputs with an effect seen when its last state was counted: a state is another one only once an
+    #: input changed the app since (a lingering hover highlight makes another picture of the same state)
+    effects_at: int = -1
 
 
 class Oracles:
@@ -61,6 +64,7 @@ class Oracles:
         self._effect_kinds: dict[str, int] = {}
         self._first_no_effect_at: float | None = None
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
+        self._effects = 0  # the inputs that had a visible effect so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
         self._judge_widgets = True  # until the app's code is known to label no control (a drawn UI)
@@ -269,6 +273,7 @@ class Oracles:
             return
         kind = step.action.kind
         if step.changed:
+            self._effects += 1
             self._saw_change(now)
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
             if not _after_popup(previous):
@@ -295,8 +300,9 @@ class Oracles:
         suspect = self._suspects.setdefault(key, Suspect())
         suspect.tried_at.update((step.before_hash, state))  # (a retry that missed the widget counts as tried)
         suspect.steps.append(step.index)
-        if on_widget and state not in suspect.states:
+        if on_widget and state not in suspect.states and suspect.effects_at != self._effects:
             suspect.states.append(state)
+            suspect.effects_at = self._effects
         if (len(suspect.states) >= self.settings.unresponsive_states and not self._raised(suspect.steps)
                 and not self._sibling_works(target, buttons)):
             self.findings.append(Finding(
@@ -336,12 +342,13 @@ class Oracles:
             del self._suspects[suspect]
 
     def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
-        """A suspect target worth retrying now that the screen is in a different state (not while a popup
-        menu is open: the click would only close it)."""
+        """A suspect target worth retrying now that the screen is in a different state an input led to (not
+        while a popup menu is open: the click would only close it)."""
         if _after_popup(self._previous):
             return None
         return next((t for t, suspect in self._suspects.items()
-                     if frame_hash not in suspect.tried_at and len(suspect.steps) < MAX_RETRIES), None)
+                     if frame_hash not in suspect.tried_at and suspect.effects_at != self._effects
+                     and len(suspect.steps) < MAX_RETRIES), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
         """A still app that stopped handling input after inputs had no effect is frozen. When inputs of those

@@ -440,18 +440,29 @@ class HeuristicPolicy(Policy):
         return by_name[chosen], "keep the avatar in play"
 
     def _pair(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
-        """Two things that showed the same face and are hidden again, turned one after the other (each pair
-        once: a pair that did not stay uncovered only looked alike)."""
-        found = self.faces.pair(observation.frame)
-        if found is None or found in self.paired:
-            return None
-        by_name = {c.name: c for c in candidates}
-        if not all(name in by_name for name in found):
-            return None
-        self.paired.add(found)
-        first, second = (by_name[name] for name in found)
-        return Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=0,
-                         repeatable=False, label=f"{first.label} and {second.label}"), "a pair seen before"
+        """On a deck of cards (pairs.py), as a person plays a memory game: two cards that showed the same face
+        and are hidden again, turned one after the other (each pair once: a pair that did not stay uncovered
+        only looked alike); after a turn's first card, the card seen before with its face; else a card whose
+        face was never seen."""
+        frame = observation.frame
+        if self.faces.turning_now(frame):
+            return WAIT, "the card turns: looked at once it has"
+        by_name = {c.name: c for c in candidates if c.box is not None and len(c.actions) == 1}  # things clicked
+        found = self.faces.pair(frame)
+        if found is not None and found not in self.paired and all(name in by_name for name in found):
+            self.paired.add(found)
+            self.faces.turned_pair(*found)
+            first, second = (by_name[name] for name in found)
+            return Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=0,
+                             repeatable=False, label=f"{first.label} and {second.label}"), "a pair seen before"
+        twin = self.faces.twin(frame)
+        if twin is not None and twin in by_name:
+            one, other = sorted((self.faces.first or "", twin))
+            if (one, other) not in self.paired:
+                self.paired.add((one, other))
+                return by_name[twin], "its twin seen before"
+        unturned = self.faces.unturned(frame, {name: c.box for name, c in by_name.items() if c.box is not None})
+        return (by_name[unturned[0]], "a card not yet seen") if unturned else None
 
     def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.now.expected = action
@@ -605,6 +616,8 @@ class HeuristicPolicy(Policy):
                 self._turn_back(attempt.candidate)
             return
         self.now.streak = None
+        if attempt.candidate.name in self.faces.deck():
+            return  # a card turned is not clicked again at once
         # an animating app changes anyway: there only new code shows an effect (when it is measured)
         deep = attempt.lines > 0 if self.animating and self.context.coverage else effect
         push = not deep and self._pushes_to_edge(attempt.candidate)

@@ -1,16 +1,18 @@
-"""Matching pairs, as a person plays a memory game: remember what each clicked thing showed, and when two of
-them showed the same face, click them one after the other.
+"""A memory game played as a person plays it: turn the cards not yet seen, remember what each showed, and turn
+two that showed the same face one after the other.
 
 Many games hide faces behind equal backs (cards, tiles) and keep two equal faces uncovered only when they are
-turned one right after the other. After a click, the thing clicked (its box) is looked at once the app has
-drawn its answer, and at every look after: a look that differs from how it looked before the click is its
-face. Two places whose faces
-look alike while both show their backs again are a pair to turn. Looks are small colour thumbnails, so a
-face drawn half-way through a flip, or a few pixels off, still matches.
+turned one right after the other. A deck is what tells such a board: at least ``DECK`` clicked places that
+looked alike before they were clicked (one back). After a click, the thing clicked (its box) is looked at once
+the app has drawn its answer, and at every look after: a look other than its back, alike at two looks running,
+is its face. A look caught while the card turns is no face: a card turned edge-on shows the page behind it,
+which all cards share. Looks are small colour thumbnails, so a face a few pixels off still matches.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -22,6 +24,12 @@ from ..geometry import Box
 THUMB = 8
 #: Mean difference per channel (0-255) below which two looks are the same.
 ALIKE = 12.0
+#: Places sharing one back that make a deck.
+DECK = 4
+#: Clicks on a card of the deck that never showed a face before it is no longer taken for unturned.
+TURN_TRIES = 2
+#: Looks a card just clicked is waited for while it turns, before the next click.
+TURNING_WAITS = 2
 
 
 def look(frame: np.ndarray, box: Box) -> np.ndarray | None:
@@ -44,34 +52,86 @@ class Place:
     box: Box
     back: np.ndarray
     face: np.ndarray | None = None
+    shown: np.ndarray | None = None  # the last look other than its back: its face when the next look is alike
+
+    def showing_back(self, frame: np.ndarray) -> bool:
+        now = look(frame, self.box)
+        return now is not None and alike(now, self.back)
 
 
 @dataclass
 class Faces:
-    """What each clicked place showed; ``pair()`` names two places to turn one after the other."""
+    """What each clicked place showed, and the turn under way. ``pair()`` names two cards to turn one after
+    the other, ``twin()`` the card to turn after the first of a turn, ``unturned()`` the cards whose face was
+    never seen."""
 
     places: dict[str, Place] = field(default_factory=dict)
+    clicks: Counter[str] = field(default_factory=Counter)
+    #: the first card of the turn under way (the second ends the turn); the place clicked last while it showed
+    #: its back (turned up once a look shows it so)
+    first: str | None = None
+    turning: str | None = None
+    last: str | None = None  # the place clicked last, and the looks waited for since, while it turned
+    waits: int = 0
+    _deck: tuple[int, dict[str, Place]] = (0, {})  # the deck, found when the places numbered so many
 
     def clicked(self, name: str, box: Box, frame: np.ndarray) -> None:
         """A click on ``name`` is about to be performed on ``frame`` (its first look there is its back)."""
+        self.clicks[name] += 1
+        self.last, self.waits = name, 0
         if name not in self.places and (before := look(frame, box)) is not None:
             self.places[name] = Place(box, before)
+        place = self.places.get(name)
+        self.turning = name if place is not None and place.showing_back(frame) else None
+
+    def turned_pair(self, first: str, second: str) -> None:
+        """Both cards of a pair are about to be turned, one after the other: a whole turn."""
+        self.clicks.update((first, second))
+        self.first = self.turning = self.last = None
 
     def see(self, frame: np.ndarray) -> None:
-        """A new look at the app: a place that shows other than its back shows its face. A face may be caught
-        half-turned, so the look farthest from the back is kept."""
+        """A new look at the app: a place that shows other than its back, and did so alike at the look before,
+        shows its face."""
+        turning = self.places.get(self.turning or "")
+        if turning is not None and not turning.showing_back(frame):
+            self.first = self.turning if self.first is None else None
+            self.turning = None
         for place in self.places.values():
             now = look(frame, place.box)
             if now is None or alike(now, place.back):
+                place.shown = None
                 continue
-            if place.face is None or _distance(now, place.back) >= _distance(place.face, place.back):
+            if place.shown is not None and alike(now, place.shown):
                 place.face = now
+            place.shown = now
+
+    def deck(self) -> dict[str, Place]:
+        """The places that share their back with at least DECK - 1 others (the cards), or none."""
+        if self._deck[0] != len(self.places):
+            self._deck = (len(self.places), {
+                name: place for name, place in self.places.items()
+                if sum(alike(place.back, other.back) for other in self.places.values()) >= DECK})
+        return self._deck[1]
+
+    def turning_now(self, frame: np.ndarray) -> bool:
+        """Whether the card clicked last still turns (it shows neither its back nor a face seen at two looks):
+        a person looks at a card once it has turned. Waited for TURNING_WAITS looks at most."""
+        place = self.deck().get(self.last or "")
+        now = None if place is None else look(frame, place.box)
+        if place is None or now is None or self.waits >= TURNING_WAITS or alike(now, place.back) \
+                or place.face is not None and alike(now, place.face):
+            return False
+        self.waits += 1
+        return True
 
     def pair(self, frame: np.ndarray) -> tuple[str, str] | None:
-        """Two places whose faces look alike and that both show their backs now, or None."""
-        hidden = [(name, place) for name, place in sorted(self.places.items())
-                  if place.face is not None and (now := look(frame, place.box)) is not None
-                  and alike(now, place.back)]
+        """Two cards whose faces look alike and that both show their backs now, or None (and None while a turn
+        is under way: its second card comes first)."""
+        deck = self.deck()
+        if self.first in deck:
+            return None
+        hidden = [(name, place) for name, place in sorted(deck.items())
+                  if place.face is not None and place.showing_back(frame)]
         for index, (first, one) in enumerate(hidden):
             for second, other in hidden[index + 1:]:
                 assert one.face is not None and other.face is not None
@@ -79,9 +139,43 @@ class Faces:
                     return first, second
         return None
 
+    def twin(self, frame: np.ndarray) -> str | None:
+        """The card, showing its back, whose face the first card of the turn under way shows now, or None."""
+        deck, turned = self.deck(), self.first or ""
+        place = deck.get(turned)
+        now = None if place is None else look(frame, place.box)
+        if now is None or place is None or alike(now, place.back):
+            return None
+        return next((name for name, other in sorted(deck.items()) if name != turned and other.face is not None
+                     and alike(other.face, now) and other.showing_back(frame)), None)
+
+    def unturned(self, frame: np.ndarray, boxes: Mapping[str, Box]) -> list[str]:
+        """Of ``boxes`` (the things clickable now), the cards showing their back whose face was never seen:
+        those of the deck, and things not clicked yet that look like its back; the least clicked first, never
+        the one just clicked. None before a deck is known and one of its cards showed a face."""
+        deck = self.deck()
+        if not any(place.face is not None for place in deck.values()):
+            return []
+        backs = [place.back for place in deck.values()]
+        found = []
+        for name, box in boxes.items():
+            place = deck.get(name)
+            if name == self.last:
+                continue  # (its turn may not show yet)
+            if place is not None:
+                if place.face is None and self.clicks[name] < TURN_TRIES and place.showing_back(frame):
+                    found.append(name)
+            elif name not in self.places and (now := look(frame, box)) is not None \
+                    and any(alike(now, back) for back in backs):
+                found.append(name)
+        return sorted(found, key=lambda name: self.clicks[name])
+
     def forget(self) -> None:
         """The app started over: its things are dealt anew."""
         self.places.clear()
+        self.clicks.clear()
+        self.first = self.turning = self.last = None
+        self._deck = (0, {})
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
