@@ -60,3 +60,13 @@ def test_a_link_out_of_the_app_is_not_followed(display: Display) -> None:
         assert browser.evaluate("location.pathname + document.title") == "/index.htmlTally"
     finally:
         browser.terminate()
+
+
+def test_a_memory_game_is_played_to_its_end(play: Play) -> None:
+    """Twelve cards that flip with a transition: the cards not yet seen are turned first, a turn's second card
+    is the twin of a face seen before, and the game is won well within the budget."""
+    result = play(app=str(WEB / "pairs"), strategy="coverage", expect=[expect.text("You won")],
+                  stop_when_met=True, max_steps=90, timeout=80.0)
+    assert result.verdict.passed, result.verdict.summary()
+    notes = [step.note or "" for step in result.steps]
+    assert any(note.startswith("its twin seen before") for note in notes), notes

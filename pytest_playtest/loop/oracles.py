@@ -64,7 +64,7 @@ class Oracles:
         self._effect_kinds: dict[str, int] = {}
         self._first_no_effect_at: float | None = None
         self._suspects: dict[tuple[int, int], Suspect] = {}  # click targets that did nothing so far
-        self._effects = 0  # the inputs that had a visible effect so far
+        self._effects = 0  # the inputs other than pointer moves that had a visible effect so far
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
         self._judge_widgets = True  # until the app's code is known to label no control (a drawn UI)
@@ -273,7 +273,8 @@ class Oracles:
             return
         kind = step.action.kind
         if step.changed:
-            self._effects += 1
+            if kind != "move":  # (a pointer moved over a button lights it: no new state)
+                self._effects += 1
             self._saw_change(now)
             self._effect_kinds[kind] = self._effect_kinds.get(kind, 0) + 1
             if not _after_popup(previous):
