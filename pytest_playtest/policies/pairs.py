@@ -73,7 +73,8 @@ class Faces:
     turning: str | None = None
     last: str | None = None  # the place clicked last, and the looks waited for since, while it turned
     waits: int = 0
-    _deck: tuple[int, dict[str, Place]] = (0, {})  # the deck, found when the places numbered so many
+    _deck: dict[str, Place] = field(default_factory=dict)  # the deck, found when the places numbered _deck_of
+    _deck_of: int = 0
 
     def clicked(self, name: str, box: Box, frame: np.ndarray) -> None:
         """A click on ``name`` is about to be performed on ``frame`` (its first look there is its back)."""
@@ -107,11 +108,11 @@ class Faces:
 
     def deck(self) -> dict[str, Place]:
         """The places that share their back with at least DECK - 1 others (the cards), or none."""
-        if self._deck[0] != len(self.places):
-            self._deck = (len(self.places), {
-                name: place for name, place in self.places.items()
-                if sum(alike(place.back, other.back) for other in self.places.values()) >= DECK})
-        return self._deck[1]
+        if self._deck_of != len(self.places):
+            self._deck_of = len(self.places)
+            self._deck = {name: place for name, place in self.places.items()
+                          if sum(alike(place.back, other.back) for other in self.places.values()) >= DECK}
+        return self._deck
 
     def turning_now(self, frame: np.ndarray) -> bool:
         """Whether the card clicked last still turns (it shows neither its back nor a face seen at two looks):
@@ -159,9 +160,9 @@ class Faces:
         backs = [place.back for place in deck.values()]
         found = []
         for name, box in boxes.items():
-            place = deck.get(name)
             if name == self.last:
                 continue  # (its turn may not show yet)
+            place = deck.get(name)
             if place is not None:
                 if place.face is None and self.clicks[name] < TURN_TRIES and place.showing_back(frame):
                     found.append(name)
@@ -175,7 +176,7 @@ class Faces:
         self.places.clear()
         self.clicks.clear()
         self.first = self.turning = self.last = None
-        self._deck = (0, {})
+        self._deck, self._deck_of = {}, 0
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
