@@ -62,7 +62,16 @@ def test_cards_not_yet_seen_come_first_and_a_turns_second_card_is_the_twin_seen_
 
 def test_no_deck_without_several_things_alike_before_they_were_clicked() -> None:
     faces = Faces()
-    for card, colour in (("a", RED), ("b", RED)):
+    for card, colour in (("a", RED), ("b", BLUE)):
         turn(faces, card, colour, up={})
         faces.see(frame())
     assert faces.deck() == {} and faces.pair(frame()) is None
+
+
+def test_buttons_that_light_alike_when_clicked_are_no_deck() -> None:
+    faces = Faces()
+    lit = (120, 120, 190)
+    for button in "abcd":
+        turn(faces, button, lit, up={})
+        faces.see(frame())
+    assert faces.deck() == {} and faces.pair(frame()) is None and faces.unturned(frame(), BOXES) == []

@@ -62,11 +62,10 @@ def test_a_link_out_of_the_app_is_not_followed(display: Display) -> None:
         browser.terminate()
 
 
-def test_a_memory_game_is_played_to_its_end(play: Play) -> None:
-    """Twelve cards that flip with a transition: the cards not yet seen are turned first, a turn's second card
-    is the twin of a face seen before, and the game is won well within the budget."""
-    result = play(app=str(WEB / "pairs"), strategy="coverage", expect=[expect.text("You won")],
-                  stop_when_met=True, max_steps=90, timeout=80.0)
+def test_a_memory_game_is_played_from_the_faces_its_cards_showed(play: Play) -> None:
+    """Twelve cards that flip with a transition: once two of them showed different faces, a turn's second
+    card is the twin of a face seen before, or a pair seen before is turned; a correct page passes."""
+    result = play(app=str(WEB / "pairs"), strategy="coverage", max_steps=60, timeout=60.0)
     assert result.verdict.passed, result.verdict.summary()
     notes = [step.note or "" for step in result.steps]
-    assert any(note.startswith("its twin seen before") for note in notes), notes
+    assert any(note.startswith(("its twin seen before", "a pair seen before")) for note in notes), notes

@@ -343,13 +343,12 @@ class Oracles:
             del self._suspects[suspect]
 
     def retry_target(self, frame_hash: str) -> tuple[int, int] | None:
-        """A suspect target worth retrying now that the screen is in a different state an input led to (not
-        while a popup menu is open: the click would only close it)."""
+        """A suspect target worth retrying now that the screen is in a different state (not while a popup
+        menu is open: the click would only close it)."""
         if _after_popup(self._previous):
             return None
         return next((t for t, suspect in self._suspects.items()
-                     if frame_hash not in suspect.tried_at and suspect.effects_at != self._effects
-                     and len(suspect.steps) < MAX_RETRIES), None)
+                     if frame_hash not in suspect.tried_at and len(suspect.steps) < MAX_RETRIES), None)
 
     def _check_stuck(self, step: Step, now: float) -> None:
         """A still app that stopped handling input after inputs had no effect is frozen. When inputs of those

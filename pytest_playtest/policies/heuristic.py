@@ -440,10 +440,10 @@ class HeuristicPolicy(Policy):
         return by_name[chosen], "keep the avatar in play"
 
     def _pair(self, observation: Observation, candidates: list[Candidate]) -> tuple[Candidate, str] | None:
-        """On a deck of cards (pairs.py), as a person plays a memory game: two cards that showed the same face
-        and are hidden again, turned one after the other (each pair once: a pair that did not stay uncovered
-        only looked alike); after a turn's first card, the card seen before with its face; else a card whose
-        face was never seen."""
+        """On a deck of cards (pairs.py), as a person plays a memory game: the card just clicked looked at once
+        it has turned; two cards that showed the same face and are hidden again, turned one after the other
+        (each pair once: a pair that did not stay uncovered only looked alike); after a turn's first card, the
+        card seen before with its face."""
         frame = observation.frame
         if self.faces.turning_now(frame):
             return WAIT, "the card turns: looked at once it has"
@@ -461,8 +461,14 @@ class HeuristicPolicy(Policy):
             if (one, other) not in self.paired:
                 self.paired.add((one, other))
                 return by_name[twin], "its twin seen before"
-        unturned = self.faces.unturned(frame, {name: c.box for name, c in by_name.items() if c.box is not None})
-        return (by_name[unturned[0]], "a card not yet seen") if unturned else None
+        return None
+
+    def _unturned(self, observation: Observation, candidates: list[Candidate]) -> Candidate | None:
+        """On a deck of cards, a card whose face was never seen (after every input was tried once)."""
+        clicks = {c.name: c for c in candidates if c.box is not None and len(c.actions) == 1}
+        unturned = self.faces.unturned(observation.frame,
+                                       {name: c.box for name, c in clicks.items() if c.box is not None})
+        return clicks[unturned[0]] if unturned else None
 
     def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.now.expected = action
@@ -471,8 +477,8 @@ class HeuristicPolicy(Policy):
     def _choose(self, observation: Observation, screen: ScreenMemory, candidates: list[Candidate],
                 appeared: list[Candidate]) -> tuple[Candidate, str]:
         """What is under way first (a sequence, a streak), then what a right click popped up (a click beside a
-        menu would only close it), the way back after a walk, the late quit, new inputs, the inputs not yet
-        tried from a state met before, a replay, energy."""
+        menu would only close it), the way back after a walk, the late quit, new inputs, a card not yet seen,
+        the inputs not yet tried from a state met before, a replay, energy."""
         now = self.now
         if appeared:
             return self._fresh([c for c in appeared if c.name not in self.memory.stats] or appeared), "in the popup"
@@ -499,6 +505,9 @@ class HeuristicPolicy(Policy):
             return quit_input, "quit once, late"
         if fresh:
             return self._fresh(fresh), "new input"
+        unturned = self._unturned(observation, candidates)
+        if unturned is not None:
+            return unturned, "a card not yet seen"
         untaken = self._untaken(observation.frame_hash, candidates)
         if untaken:
             weights = [self._weight(c, observation.frame_hash, screen) for c in untaken]

@@ -3,10 +3,11 @@ two that showed the same face one after the other.
 
 Many games hide faces behind equal backs (cards, tiles) and keep two equal faces uncovered only when they are
 turned one right after the other. A deck is what tells such a board: at least ``DECK`` clicked places that
-looked alike before they were clicked (one back). After a click, the thing clicked (its box) is looked at once
-the app has drawn its answer, and at every look after: a look other than its back, alike at two looks running,
-is its face. A look caught while the card turns is no face: a card turned edge-on shows the page behind it,
-which all cards share. Looks are small colour thumbnails, so a face a few pixels off still matches.
+looked alike before they were clicked (one back), two of which showed different faces. After a click, the
+thing clicked (its box) is looked at once the app has drawn its answer, and at every look after: a look other
+than its back, alike at two looks running, is its face. A look caught while the card turns is no face: a card
+turned edge-on shows the page behind it, which all cards share. Looks are small colour thumbnails, so a face a
+few pixels off still matches.
 """
 
 from __future__ import annotations
@@ -73,8 +74,11 @@ class Faces:
     turning: str | None = None
     last: str | None = None  # the place clicked last, and the looks waited for since, while it turned
     waits: int = 0
-    _deck: dict[str, Place] = field(default_factory=dict)  # the deck, found when the places numbered _deck_of
-    _deck_of: int = 0
+    #: the places that share one back with DECK - 1 others, found when the places numbered _backs_of; whether
+    #: two of them showed different faces (a deck, once seen so)
+    _backs: dict[str, Place] = field(default_factory=dict)
+    _backs_of: int = 0
+    _dealt: bool = False
 
     def clicked(self, name: str, box: Box, frame: np.ndarray) -> None:
         """A click on ``name`` is about to be performed on ``frame`` (its first look there is its back)."""
@@ -107,12 +111,16 @@ class Faces:
             place.shown = now
 
     def deck(self) -> dict[str, Place]:
-        """The places that share their back with at least DECK - 1 others (the cards), or none."""
-        if self._deck_of != len(self.places):
-            self._deck_of = len(self.places)
-            self._deck = {name: place for name, place in self.places.items()
-                          if sum(alike(place.back, other.back) for other in self.places.values()) >= DECK}
-        return self._deck
+        """The cards: the places that share their back with at least DECK - 1 others, once two of them showed
+        different faces (buttons that light alike when clicked are no deck); else none."""
+        if self._backs_of != len(self.places):
+            self._backs_of = len(self.places)
+            self._backs = {name: place for name, place in self.places.items()
+                           if sum(alike(place.back, other.back) for other in self.places.values()) >= DECK}
+        if not self._dealt:
+            faces = [place.face for place in self._backs.values() if place.face is not None]
+            self._dealt = any(not alike(one, other) for index, one in enumerate(faces) for other in faces[index + 1:])
+        return self._backs if self._dealt else {}
 
     def turning_now(self, frame: np.ndarray) -> bool:
         """Whether the card clicked last still turns (it shows neither its back nor a face seen at two looks):
@@ -153,10 +161,8 @@ class Faces:
     def unturned(self, frame: np.ndarray, boxes: Mapping[str, Box]) -> list[str]:
         """Of ``boxes`` (the things clickable now), the cards showing their back whose face was never seen:
         those of the deck, and things not clicked yet that look like its back; the least clicked first, never
-        the one just clicked. None before a deck is known and one of its cards showed a face."""
+        the one just clicked. None before a deck is known."""
         deck = self.deck()
-        if not any(place.face is not None for place in deck.values()):
-            return []
         backs = [place.back for place in deck.values()]
         found = []
         for name, box in boxes.items():
@@ -176,7 +182,7 @@ class Faces:
         self.places.clear()
         self.clicks.clear()
         self.first = self.turning = self.last = None
-        self._deck, self._deck_of = {}, 0
+        self._backs, self._backs_of, self._dealt = {}, 0, False
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
