@@ -447,7 +447,7 @@ class HeuristicPolicy(Policy):
         frame = observation.frame
         if self.faces.turning_now(frame):
             return WAIT, "the card turns: looked at once it has"
-        by_name = {c.name: c for c in candidates if c.box is not None and len(c.actions) == 1}  # things clicked
+        by_name = _things(candidates)
         found = self.faces.pair(frame)
         if found is not None and found not in self.paired and all(name in by_name for name in found):
             self.paired.add(found)
@@ -465,10 +465,10 @@ class HeuristicPolicy(Policy):
 
     def _unturned(self, observation: Observation, candidates: list[Candidate]) -> Candidate | None:
         """On a deck of cards, a card whose face was never seen (after every input was tried once)."""
-        clicks = {c.name: c for c in candidates if c.box is not None and len(c.actions) == 1}
+        things = _things(candidates)
         unturned = self.faces.unturned(observation.frame,
-                                       {name: c.box for name, c in clicks.items() if c.box is not None})
-        return clicks[unturned[0]] if unturned else None
+                                       {name: c.box for name, c in things.items() if c.box is not None})
+        return things[unturned[0]] if unturned else None
 
     def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.now.expected = action
@@ -728,6 +728,11 @@ def _response_name(action: Action) -> str | None:
     if action.kind in ("press", "hold"):
         return f"{action.kind} {action.key}"
     return None
+
+
+def _things(candidates: list[Candidate]) -> dict[str, Candidate]:
+    """The candidates that click one thing found on screen (a widget's box), by name: a card of a deck."""
+    return {c.name: c for c in candidates if c.box is not None and len(c.actions) == 1}
 
 
 def _one_colour_share(frame: np.ndarray) -> float:
