@@ -52,6 +52,9 @@ MODE_PROBE = 4  # attempts without effect after a key before it is taken for a m
 PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
 UNPAUSE_TRIES = 2  # presses of that key while the screen still says paused before it is taken for no pause key
 TOGGLE_EVIDENCE = 2  # times a key must stop a game (or all its inputs) and start it again to be taken for a pause
+#: looks after such a key was pressed again within which the picture moving again is its doing (the motion watch
+#: sees a picture move only once it has drawn a new frame, which on a busy machine may come a look late)
+RESTART_LOOKS = 3
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
@@ -206,9 +209,9 @@ class HeuristicPolicy(Policy):
         #: often each key seemed to (once may be chance: a moving game's inputs look dead now and then)
         self.toggled: tuple[str, int] | None = None
         self.mode_toggles: Counter[str] = Counter()
-        #: the key step a moving picture stopped at (a pause?), once it was pressed again to undo that, and how
-        #: often each key was seen to stop the picture and start it again
-        self.stopped_by: Step | None = None
+        #: the key step a moving picture stopped at (a pause?) and the step that pressed it again to undo that,
+        #: and how often each key was seen to stop the picture and start it again
+        self.stopped_by: tuple[Step, int] | None = None
         self.restarts: Counter[Action] = Counter()
         #: whether the screen said it was paused at the last reading, the steps done when that was read (a
         #: reading is judged once), and the key pressed again to undo that
@@ -334,25 +337,32 @@ class HeuristicPolicy(Policy):
 
     def _undo_stop(self, observation: Observation) -> Decision | None:
         """A picture that moved by itself and stopped when a key was pressed (a pause): that key is pressed once
-        more, as a person who saw the game stop would. When the picture moves again at once, twice (once may be
-        chance: a game whose last sprite left the screen comes back by itself), it is a toggle, and not used
-        again (a paused game tests nothing)."""
+        more, as a person who saw the game stop would, who then looks whether it goes on (RESTART_LOOKS looks at
+        most). When the picture moves again so, twice (once may be chance: a game whose last sprite left the
+        screen comes back by itself), it is a toggle, and not used again (a paused game tests nothing)."""
         history, stopped = observation.history, observation.stopped_at
-        undone, self.stopped_by = self.stopped_by, None
-        if undone is not None and stopped is None and history[-1].action == undone.action:
-            self.restarts[undone.action] += 1
-            if self.restarts[undone.action] < TOGGLE_EVIDENCE:
-                return None
-            self._retire(undone.action)
+        if self.stopped_by is not None:
+            cause, again = self.stopped_by
+            if stopped is not None and observation.step - again <= RESTART_LOOKS:
+                return Decision(WAIT.actions[0], note="waits for the picture to move again")
+            self.stopped_by = None
+            if stopped is None and any(step.action == cause.action for step in history[again - 1:]):
+                self._restarted(cause.action)
             return None
         if stopped is None:
             return None
-        cause = next((step for step in reversed(history) if step.started < stopped), None)
-        if cause is None or cause.action.kind not in ("press", "hotkey") \
-                or any(step.action == cause.action for step in history[cause.index:]):
+        stopper = next((step for step in reversed(history) if step.started < stopped), None)
+        if stopper is None or stopper.action.kind not in ("press", "hotkey") \
+                or any(step.action == stopper.action for step in history[stopper.index:]):
             return None  # (pressed again already, and it stayed still: no toggle)
-        self.stopped_by = cause
-        return Decision(cause.action, note="again: the picture stopped when it was pressed")
+        self.stopped_by = (stopper, observation.step)
+        return Decision(stopper.action, note="again: the picture stopped when it was pressed")
+
+    def _restarted(self, action: Action) -> None:
+        """A key that stopped the picture started it again: once it did so TOGGLE_EVIDENCE times it is retired."""
+        self.restarts[action] += 1
+        if self.restarts[action] >= TOGGLE_EVIDENCE:
+            self._retire(action)
 
     def _undo_mode(self) -> Decision | None:
         """In a game, a key after which nothing else works any more (a pause, a menu over it) is pressed again;
