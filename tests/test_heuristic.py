@@ -87,6 +87,7 @@ class SimApp:
     texts: dict[str, str] = field(default_factory=dict)  # what the screen says in a state (read by the loop)
     text_lag: int = 0  # how many steps the reading of the screen's text lags (a background OCR on a busy machine)
     motion_lag: int = 0  # how many looks the motion watch takes to see a picture that rested move again
+    text_every: int = 1  # the screen's text is read anew every this many steps (an OCR pass takes seconds)
 
     def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
         for _ in range(count):
@@ -100,7 +101,7 @@ class SimApp:
         observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
                                   elapsed=now, history=self.steps, vision=self.vision, launch=self.launch,
                                   stopped_at=self._stopped_at(), seen_text=self._seen_text(),
-                                  text_read_at=max(len(self.steps) - self.text_lag, 0))
+                                  text_read_at=self._read_at())
         decision = policy.decide(observation)
         action = decision.action
         before = self.state
@@ -117,9 +118,14 @@ class SimApp:
         policy.record(step)
         return step
 
-    def _seen_text(self) -> str:
-        """What the screen said ``text_lag`` steps ago."""
+    def _read_at(self) -> int:
+        """The step after which the frame last read was taken: ``text_lag`` steps ago, every ``text_every``."""
         read_at = max(len(self.steps) - self.text_lag, 0)
+        return read_at - read_at % self.text_every
+
+    def _seen_text(self) -> str:
+        """What the screen said when the frame last read was taken."""
+        read_at = self._read_at()
         shown = self.steps[read_at - 1].after_hash if read_at else self.steps[0].before_hash if self.steps \
             else self.state
         return self.texts.get(shown.split("~")[0], "")
@@ -381,20 +387,22 @@ def test_a_key_after_which_the_screen_says_paused_is_pressed_again_and_then_left
 
 
 def test_a_pause_read_late_is_undone_with_the_key_pressed_before_the_reading() -> None:
-    """The screen's text is read two steps late (P is pressed on meanwhile: the stars move either way). The
-    key pressed before the frame read says paused is pressed once more; the readings of frames from before
-    that press, still paused, are old news; P is not pressed again."""
+    """The screen's text is read two steps late (P is pressed on meanwhile: the stars move either way), and at
+    times only every six steps. The key pressed before the frame read says paused is pressed once more; the
+    readings of frames from before that press, still paused, are old news; P is not pressed again."""
     def pausable(state: str, action: Action) -> tuple[str, int] | None:
         if action.kind == "press" and action.key == "p":
             return ("paused" if state == "play" else "play"), 0
         return None
 
-    app = SimApp(pausable, state="play", self_changing=True, texts={"paused": "Score: 0\nPAUSED"}, text_lag=2)
-    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "p")), strategy="goal")), 60)
-    again = [s.index for s in app.steps if s.note == "again: the screen says it is paused"]
-    assert len(again) == 1, [(s.index, s.action.key, s.note) for s in app.steps]
-    assert not any(s.action.key == "p" for s in app.steps[again[0]:])
-    assert app.state.split("~")[0] == "play"
+    for lag, every in ((2, 1), (2, 6)):  # (read every six steps: the frame read may come long after P)
+        app = SimApp(pausable, state="play", self_changing=True, texts={"paused": "Score: 0\nPAUSED"}, text_lag=lag,
+                     text_every=every)
+        app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "space", "p")), strategy="goal")), 60)
+        again = [s.index for s in app.steps if s.note == "again: the screen says it is paused"]
+        assert len(again) == 1, (every, [(s.index, s.action.key, s.note) for s in app.steps])
+        assert not any(s.action.key == "p" for s in app.steps[again[0]:])
+        assert app.state.split("~")[0] == "play"
 
 
 def test_a_pause_key_is_pressed_again_while_the_screen_still_says_paused_and_else_played_again() -> None:

@@ -49,7 +49,6 @@ WIDGET_PERIOD = 2.0  # in a game that moves by itself, widgets are found again a
 WIDGET_SHARE = 0.25
 KIND_BREADTH = 4  # in such a game, tries of a kind of pointer input before each new place is no new input
 MODE_PROBE = 4  # attempts without effect after a key before it is taken for a mode (a pause) and undone
-PAUSE_CAUSE = 4  # steps back a key may have been pressed to pause a game whose screen now says so (read late)
 UNPAUSE_TRIES = 2  # presses of that key while the screen still says paused before it is taken for no pause key
 TOGGLE_EVIDENCE = 2  # times a key must stop a game (or all its inputs) and start it again to be taken for a pause
 #: looks after such a key was pressed again within which the picture moving again is its doing (the motion watch
@@ -213,11 +212,13 @@ class HeuristicPolicy(Policy):
         #: and how often each key was seen to stop the picture and start it again
         self.stopped_by: tuple[Step, int] | None = None
         self.restarts: Counter[Action] = Counter()
-        #: whether the screen said it was paused at the last reading, the steps done when that was read (a
-        #: reading is judged once), and the key pressed again to undo that
-        self.said_paused = False
+        #: the step after which the last frame read was taken (a reading is judged once), and the key pressed
+        #: again to undo a pause the screen names
         self.paused_read_at = 0
         self.unpausing: Unpausing | None = None
+        #: the step after which the last frame read unpaused was taken, and the keys pressed again since
+        self.unpaused_read_at = 0
+        self.pause_suspects: set[Action] = set()
         self.restarted_at = 0  # the step that pressed a restart key last (a loss read before it is old news)
         self.faces = Faces()  # what each clicked thing showed: pairs to match, as in a memory game
         self.prompts = Prompts()  # a "press SPACE to play again" on screen
@@ -290,35 +291,38 @@ class HeuristicPolicy(Policy):
         return Decision(last.action, note=f"undo {name}: it blanked the window")
 
     def _undo_pause(self, observation: Observation) -> Decision | None:
-        """A screen that says it is paused just after a key (a pause hidden from the motion rule by a moving
+        """A screen that says it is paused after a key (a pause hidden from the motion rule by a moving
         backdrop): that key is pressed again, as a person would, and not used in play again (pressed on, it
-        would pause the game anew). Each reading is judged once, against the keys pressed before its frame:
-        the text may be read late, and a key pressed since is not what paused the game. While readings taken
-        after the key still say paused, it is pressed again, up to UNPAUSE_TRIES times; then it was not the
-        pause key, and is played again."""
+        would pause the game anew). Each reading is judged once, against the keys pressed before its frame and
+        after the last frame read unpaused: the text may be read late (seconds, on a busy machine), a key
+        pressed since is not what paused the game (pressed again since, it may have undone it), and one pressed
+        before did not. Of those, the last one not tried yet is the suspect (a movement key pauses no game).
+        While readings taken after it still say paused, it is pressed again, up to UNPAUSE_TRIES times; then it
+        was not the pause key, is played again, and the suspect before it is tried."""
         read_at = observation.text_read_at
         if read_at <= self.paused_read_at:
             return None
         self.paused_read_at = read_at
-        paused = bool(PAUSED.search(observation.seen_text))
-        was, self.said_paused = self.said_paused, paused
         undoing = self.unpausing
-        if not paused:
-            self.unpausing = None
+        if not PAUSED.search(observation.seen_text):
+            self.unpausing, self.unpaused_read_at = None, read_at
+            self.pause_suspects.clear()
             return None
-        if undoing is None:
-            cause = None if was else next((step.action for step in reversed(observation.history[:read_at])
-                                           if step.action.kind in ("press", "hotkey")
-                                           and step.index > read_at - PAUSE_CAUSE), None)
-            if cause is None:
-                return None
-            undoing = self.unpausing = Unpausing(cause, self._retire(cause))
-        elif undoing.tries < UNPAUSE_TRIES:
+        if undoing is not None and undoing.tries < UNPAUSE_TRIES:
             undoing.tries += 1
         else:
-            self.memory.disruptive -= undoing.retired
-            self.unpausing = None
-            return None
+            if undoing is not None:
+                self.memory.disruptive -= undoing.retired
+            history = observation.history
+            cause = next((step.action for step in reversed(history[self.unpaused_read_at:read_at])
+                          if step.action.kind in ("press", "hotkey") and step.action.key not in MOVEMENT_KEYS
+                          and step.action not in self.pause_suspects), None)
+            if any(step.action == cause for step in history[read_at:]):
+                cause = None  # pressed again since the frame read (to undo a stop): that reading is old news
+            self.unpausing = undoing = None if cause is None else Unpausing(cause, self._retire(cause))
+            if undoing is None:
+                return None
+            self.pause_suspects.add(undoing.cause)
         self.paused_read_at = observation.step - 1  # the frames read until this press: paused, as known
         return Decision(undoing.cause, note="again: the screen says it is paused")
 
@@ -629,8 +633,8 @@ class HeuristicPolicy(Policy):
         if streak is not None and streak.candidate.name == attempt.candidate.name:
             if self.animating:  # it may have started before the app was seen animating
                 streak.bound = min(streak.bound, ANIMATED_DEPTH)
-            if not streak.goes_on(changed=attempt.changed, after=attempt.after, lines=attempt.lines,
-                                  animating=self.animating):
+            if not self._repeated_at_once(attempt.candidate) or not streak.goes_on(
+                    changed=attempt.changed, after=attempt.after, lines=attempt.lines, animating=self.animating):
                 self.now.streak = None
                 self._turn_back(attempt.candidate)
             return
@@ -640,7 +644,7 @@ class HeuristicPolicy(Policy):
         # an animating app changes anyway: there only new code shows an effect (when it is measured)
         deep = attempt.lines > 0 if self.animating and self.context.coverage else effect
         push = not deep and self._pushes_to_edge(attempt.candidate)
-        if not ((deep or push) and attempt.candidate.repeatable):
+        if not ((deep or push) and attempt.candidate.repeatable and self._repeated_at_once(attempt.candidate)):
             return
         bound = ANIMATED_DEPTH if self.animating else DEPTH
         if attempt.candidate.kind != "press":
@@ -653,6 +657,13 @@ class HeuristicPolicy(Policy):
         self.memory.walked.add(name)
         if bound > 1:
             self.now.streak = Streak(attempt.candidate, bound, seen={attempt.state, attempt.after})
+
+    def _repeated_at_once(self, candidate: Candidate) -> bool:
+        """Whether an input that had an effect may be repeated at once: in a game that moves by itself only a
+        movement key is (a walk has an edge to reach); what another key did (a pause, a menu) is looked at
+        before it is pressed again: a pause key pressed on at once undoes itself, unseen."""
+        return not (self.animating and candidate.kind in ("press", "hotkey")
+                    and candidate.actions[0].key not in MOVEMENT_KEYS)
 
     def _turn_back(self, candidate: Candidate) -> None:
         """After a walk to the edge of a still app, the way back next, a few times a run: right after a move its
