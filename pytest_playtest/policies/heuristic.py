@@ -5,11 +5,11 @@ right clicks and drags when handled, typing into fields when typing is handled) 
 finds on each screen; the generic ``GAME_KEYS`` only when the source told nothing. Every input is tried
 once; then the budget goes where new code keeps appearing (``Step.new_lines`` under coverage, else new
 pictures): each input has an energy that grows with what it found and decays with fruitless tries
-(``exploration.py``). An input that had an effect is repeated until its effect stops (walk to the edge),
-and, on a still app, its opposite is pressed next (the way back); productive short sequences are replayed in
-new orders, and an input that did nothing in one state is tried again in others with less weight, never
-dropped. Back in a state of a still app met before, the inputs not yet tried from there come first. Quit keys
-are pressed once, late.
+(``exploration.py``). An input that had an effect is repeated until its effect stops (walk to the edge;
+in a game that moves by itself only a movement key), and, on a still app, its opposite is pressed next (the
+way back); productive short sequences are replayed in new orders, and an input that did nothing in one state
+is tried again in others with less weight, never dropped. Back in a state of a still app met before, the
+inputs not yet tried from there come first. Quit keys are pressed once, late.
 Goal plays with the same inputs, in the same order (every input of the app's own once, before any is
 repeated at length), and gives the energy to what raised a number read on screen (the score); it restarts
 after a loss shown on screen. Movement keys of a real-time game are held for the loop's beat.
