@@ -112,3 +112,17 @@ def test_a_bundled_app_is_read_from_its_minified_scripts(tmp_path: Path) -> None
     (tmp_path / "app.min.js").write_text('c.addEventListener("mousedown",f);c.addEventListener("mousemove",g);')
     vocabulary = scan_web_app(tmp_path)
     assert vocabulary.buttons == ("left",) and vocabulary.pointer
+
+
+def test_touch_listeners_are_no_mouse_input(tmp_path: Path) -> None:
+    """A keyboard game with a touch fallback: a mouse sends no touch events in desktop Chromium, so its
+    touch listeners give it no clicks, drags or pointer to follow."""
+    (tmp_path / "index.html").write_text('<canvas></canvas><script src="game.js"></script>')
+    (tmp_path / "game.js").write_text("""
+window.addEventListener("keydown", (e) => { if (e.keyCode == 37) left(); });
+window.addEventListener("touchstart", (e) => fire(e));
+window.addEventListener("touchmove", (e) => steer(e));
+""")
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("left",)
+    assert vocabulary.buttons == () and not vocabulary.pointer and not vocabulary.drags

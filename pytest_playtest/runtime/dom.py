@@ -60,7 +60,7 @@ const controls = "button, a[href], input:not([type=hidden]), select, textarea, s
 const seen = new Set(document.querySelectorAll(controls));
 const field = (el) => !!el && ["INPUT", "TEXTAREA"].includes(el.tagName)
   && !["button", "submit", "image", "reset", "checkbox", "radio"].includes(el.type);
-const pressed = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart"];
+const pressed = ["click", "mousedown", "mouseup", "pointerdown", "pointerup"];  // (a mouse sends no touch events)
 const listens = (el) => typeof getEventListeners === "function"
   && pressed.some((type) => (getEventListeners(el)[type] || []).length > 0);
 const container = (el) => {  // a listener on a wrapper around the page is delegation, not a control
