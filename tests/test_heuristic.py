@@ -88,6 +88,7 @@ class SimApp:
     text_lag: int = 0  # how many steps the reading of the screen's text lags (a background OCR on a busy machine)
     motion_lag: int = 0  # how many looks the motion watch takes to see a picture that rested move again
     text_every: int = 1  # the screen's text is read anew every this many steps (an OCR pass takes seconds)
+    scene_kept: bool = False  # a self-changing state looks alike at every look (a game going on), not all new
 
     def play(self, policy: HeuristicPolicy, count: int) -> list[Action]:
         for _ in range(count):
@@ -98,7 +99,8 @@ class SimApp:
         if self.self_changing and self.state.split("~")[0] not in self.resting:
             self.state = self.state.split("~")[0] + f"~{len(self.steps)}"  # a new picture at every look
         now = len(self.steps) * self.seconds_per_step
-        observation = Observation(step=len(self.steps) + 1, frame=frame_of(self.state), frame_hash=self.state,
+        shown = self.state.split("~")[0] if self.scene_kept else self.state
+        observation = Observation(step=len(self.steps) + 1, frame=frame_of(shown), frame_hash=self.state,
                                   elapsed=now, history=self.steps, vision=self.vision, launch=self.launch,
                                   stopped_at=self._stopped_at(), seen_text=self._seen_text(),
                                   text_read_at=self._read_at())
@@ -364,12 +366,34 @@ def test_a_key_that_stopped_a_moving_picture_is_pressed_again_and_then_left_alon
 
     for keys, lag in ((("left", "right", "p"), 0), (("p", "left", "right"), 0), (("left", "right", "p"), 2)):
         app = SimApp(pausable, state="play", self_changing=True, resting=frozenset({"paused"}), seconds_per_step=1,
-                     motion_lag=lag)
+                     motion_lag=lag, scene_kept=True)
         app.play(HeuristicPolicy(context(Vocabulary(keys=keys), strategy="goal")), 60)
         presses = [s.index for s in app.steps if s.action.key == "p"]
         # each pause undone at the next step; after TOGGLE_EVIDENCE pauses and restarts P is used no more
         assert len(presses) == 2 * TOGGLE_EVIDENCE, (keys, presses)
         assert [s.index for s in app.steps if s.before_hash == "paused"] == presses[1::2], (keys, presses)
+
+
+def test_the_key_that_starts_a_new_game_after_a_game_over_is_no_pause_key() -> None:
+    """A shooter whose game ends by itself every eight steps (the picture stops), often just after Space, its
+    fire key; Space on the game-over screen starts a level's intro, a new scene that moves. The stop is
+    followed by Space once more, but a new scene is no game that went on where it was: Space stays in play."""
+    played = iter(range(10_000))
+
+    def shooter(state: str, action: Action) -> tuple[str, int] | None:
+        if state == "play":
+            return ("over", 0) if next(played) % 8 == 7 else None
+        if state == "over" and action.kind == "press" and action.key == "space":
+            return "intro", 0
+        return ("play", 0) if state == "intro" else None
+
+    app = SimApp(shooter, state="play", self_changing=True, resting=frozenset({"over"}), seconds_per_step=1,
+                 scene_kept=True)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "space")), strategy="goal")), 120)
+    overs_after_space = [s.index for s in app.steps[1:] if s.before_hash.startswith("over")
+                         and app.steps[s.index - 2].action.key == "space"]
+    assert len(overs_after_space) >= TOGGLE_EVIDENCE  # (the case this is about did come)
+    assert any(s.action.key == "space" for s in app.steps[-20:] if s.before_hash.startswith("play"))
 
 
 def test_a_key_after_which_the_screen_says_paused_is_pressed_again_and_then_left_alone() -> None:

@@ -165,3 +165,47 @@ def test_a_few_ticks_tell_no_pace_and_no_stop() -> None:
     watch.add(picture([]), 0.3)
     watch.add(picture([]), 5.0)
     assert watch.stopped() is None
+
+
+def starfield(tick: int, things: list[tuple[int, int]], size: int = 200) -> np.ndarray:
+    """Black sky with 2x2 stars falling 3 px a tick, and 12x12 green things where ``things`` say."""
+    frame = np.zeros((size, size, 3), np.uint8)
+    for star in range(40):
+        x, y = (star * 37) % size, (star * 53 + 3 * tick) % size
+        frame[y : y + 2, x : x + 2] = 255
+    for x, y in things:
+        frame[y : y + 12, x : x + 12] = (0, 200, 0)
+    return frame
+
+
+def test_things_that_stop_while_a_starfield_moves_on_are_a_stop() -> None:
+    """A formation marching right a pixel a tick in front of falling stars, then gone (a pause screen): the
+    window never stops changing, but its things did, and the stop is placed where their next step was due. The
+    stars alone are no things that move, so a starfield with nothing in front of it never stops."""
+    watch = MotionWatch()
+    for tick in range(10):
+        watch.add(starfield(tick, [(20 + 14 * i + tick, 50) for i in range(4)]), tick * 0.1)
+        assert watch.stopped() is None
+    for tick in range(10, 16):
+        watch.add(starfield(tick, []), tick * 0.1)
+    stopped = watch.stopped()
+    assert stopped is not None and abs(stopped - 1.1) < 1e-9
+    watch.add(starfield(16, [(60, 50)]), 1.6)  # the things back: moving again
+    assert watch.stopped() is None
+
+    sky = MotionWatch()
+    for tick in range(30):
+        sky.add(starfield(tick, []), tick * 0.1)
+    assert not sky.moved and sky.stopped() is None
+
+
+def test_a_game_that_went_on_is_the_same_scene_and_a_new_screen_is_not() -> None:
+    """A formation a few pixels on, under other stars, is the scene it was; the same sky without it is not."""
+    from pytest_playtest.vision import same_scene, scene
+
+    formation = [(60 + 24 * col, 80 + 24 * row) for col in range(11) for row in range(5)]
+    playing = scene(starfield(0, formation, size=480))
+    moved_on = scene(starfield(9, [(x + 3, y) for x, y in formation], size=480))
+    emptied = scene(starfield(9, [], size=480))
+    assert same_scene(playing, moved_on)
+    assert not same_scene(playing, emptied)

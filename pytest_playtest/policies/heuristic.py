@@ -28,7 +28,7 @@ import numpy as np
 from ..actions import Action
 from ..keys import MOVEMENT_KEYS, OPPOSITE
 from ..trajectory import Step
-from ..vision import Widget, hamming, perceptual_hash
+from ..vision import Widget, hamming, perceptual_hash, same_scene, scene
 from .base import Decision, Observation, Policy, PolicyContext
 from .exploration import Candidate, InputStats, Sequences, Streak, weighted_choice
 from .inputs import GAME_KEYS, HOLD_SECONDS, InputCatalog, key_candidate
@@ -54,6 +54,7 @@ TOGGLE_EVIDENCE = 2  # times a key must stop a game (or all its inputs) and star
 #: looks after such a key was pressed again within which the picture moving again is its doing (the motion watch
 #: sees a picture move only once it has drawn a new frame, which on a busy machine may come a look late)
 RESTART_LOOKS = 3
+SCENES_KEPT = 32  # the scenes of the last looks (thumbnails), to tell a game that went on from a new one
 TYPE_SHOWN = 0.7  # share of free choices there that type a character the screen shows
 SHOWN = "a key the screen shows"  # why such a key was chosen
 REFRESH_FRACTION = 0.01  # ...and after an input changed this share of a still window (a menu popped up)
@@ -212,6 +213,7 @@ class HeuristicPolicy(Policy):
         #: and how often each key was seen to stop the picture and start it again
         self.stopped_by: tuple[Step, int] | None = None
         self.restarts: Counter[Action] = Counter()
+        self.scenes: deque[tuple[int, np.ndarray]] = deque(maxlen=SCENES_KEPT)  # (step, scene before it)
         #: the step after which the last frame read was taken (a reading is judged once), and the key pressed
         #: again to undo a pause the screen names
         self.paused_read_at = 0
@@ -260,6 +262,7 @@ class HeuristicPolicy(Policy):
             self.paired.clear()
             self.prompts.forget()
             return
+        self.scenes.append((observation.step, scene(observation.frame)))
         history = observation.history
         if history and history[-1].after_hash:
             self.self_changes.append(observation.frame_hash != history[-1].after_hash)
@@ -342,25 +345,33 @@ class HeuristicPolicy(Policy):
     def _undo_stop(self, observation: Observation) -> Decision | None:
         """A picture that moved by itself and stopped when a key was pressed (a pause): that key is pressed once
         more, as a person who saw the game stop would, who then looks whether it goes on (RESTART_LOOKS looks at
-        most). When the picture moves again so, twice (once may be chance: a game whose last sprite left the
-        screen comes back by itself), it is a toggle, and not used again (a paused game tests nothing)."""
+        most). When the game goes on so where it was, twice (once may be chance: a game whose last sprite left
+        the screen comes back by itself), the key is a toggle, and not used again (a paused game tests nothing).
+        A new scene is no going on: the key that starts a new game after a game over is no pause key. A movement
+        key pauses no game."""
         history, stopped = observation.history, observation.stopped_at
         if self.stopped_by is not None:
             cause, again = self.stopped_by
             if stopped is not None and observation.step - again <= RESTART_LOOKS:
                 return Decision(WAIT.actions[0], note="waits for the picture to move again")
             self.stopped_by = None
-            if stopped is None and any(step.action == cause.action for step in history[again - 1:]):
+            if stopped is None and any(step.action == cause.action for step in history[again - 1:]) \
+                    and self._went_on(cause.index, observation):
                 self._restarted(cause.action)
             return None
         if stopped is None:
             return None
         stopper = next((step for step in reversed(history) if step.started < stopped), None)
-        if stopper is None or stopper.action.kind not in ("press", "hotkey") \
+        if stopper is None or stopper.action.kind not in ("press", "hotkey") or stopper.action.key in MOVEMENT_KEYS \
                 or any(step.action == stopper.action for step in history[stopper.index:]):
             return None  # (pressed again already, and it stayed still: no toggle)
         self.stopped_by = (stopper, observation.step)
         return Decision(stopper.action, note="again: the picture stopped when it was pressed")
+
+    def _went_on(self, step: int, observation: Observation) -> bool:
+        """Whether the picture now shows the scene seen before ``step`` (the game went on where it was)."""
+        before = next((thumb for index, thumb in self.scenes if index == step), None)
+        return before is not None and same_scene(before, self.scenes[-1][1])
 
     def _restarted(self, action: Action) -> None:
         """A key that stopped the picture started it again: once it did so TOGGLE_EVIDENCE times it is retired."""

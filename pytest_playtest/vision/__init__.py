@@ -18,12 +18,13 @@ import numpy as np
 from ..geometry import Box
 from . import boards, templates
 from .boards import Grid
-from .diff import changed_regions, hamming, perceptual_hash
+from .diff import changed_regions, hamming, perceptual_hash, same_scene, scene
 from .ocr import Ocr, TextBox
 from .pixels import LRU, rgb
 from .widgets import Widget, detect_widgets
 
-__all__ = ["Box", "TextBox", "Widget", "Grid", "Vision", "changed_regions", "perceptual_hash", "hamming"]
+__all__ = ["Box", "TextBox", "Widget", "Grid", "Vision", "changed_regions", "perceptual_hash", "hamming",
+           "scene", "same_scene"]
 
 
 class Vision(Ocr):

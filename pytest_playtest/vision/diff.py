@@ -10,6 +10,11 @@ from .pixels import CHANGE_MARGIN, rgb
 
 #: Beyond this many separate changes, changed_regions gives their common box.
 _MAX_REGIONS_LISTED = 16
+#: A scene's thumbnail: grey cells of a 16x12 grid; two are one scene when at most SCENE_SHARE of their cells
+#: differ by more than SCENE_LEVEL (a starfield's specks, a sprite moved a few pixels, a score stay below).
+SCENE_CELLS = (16, 12)
+SCENE_LEVEL = 16
+SCENE_SHARE = 0.05
 
 
 def changed_regions(before: np.ndarray, after: np.ndarray, *, gap: int = CHANGE_MARGIN) -> list[Box]:
@@ -47,3 +52,15 @@ def perceptual_hash(frame: np.ndarray) -> int:
 def hamming(a: int, b: int) -> int:
     """How many bits differ between two hashes."""
     return (a ^ b).bit_count()
+
+
+def scene(frame: np.ndarray) -> np.ndarray:
+    """A frame's thumbnail for :func:`same_scene`: the mean grey of each cell of a SCENE_CELLS grid."""
+    gray = cv2.cvtColor(rgb(frame), cv2.COLOR_RGB2GRAY)
+    return cv2.resize(gray, SCENE_CELLS, interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+def same_scene(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two thumbnails (:func:`scene`) show one scene: a game that went on where it was, not a new
+    screen (a game over, a level's intro) nor the same place emptied."""
+    return float(np.mean(np.abs(a - b) > SCENE_LEVEL)) <= SCENE_SHARE

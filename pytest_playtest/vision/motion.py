@@ -72,6 +72,12 @@ MAX_MOVER = 0.2
 #: its pace is known from this many ticks at least.
 STOPPED = 4.0
 PACED = 6
+#: A tick moved things (sprites, not a backdrop's specks) when the places it changed (near pixels joined) of more
+#: than SPECK_PIXELS changed pixels each hold SPRITE_PIXELS together (after scaling). A falling star of a
+#: starfield changes 4-12 (its old and new place); a sprite a pixel on changes an edge of it, 14 or more in a
+#: large window (measured on a space shooter's formation). The things of a game can stop while such a backdrop
+#: moves on behind them.
+SPECK_PIXELS, SPRITE_PIXELS = 12, 24
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,7 @@ class MotionWatch:
     launches: give the last launch's ``own`` to the next watch)."""
 
     ticks: deque[Tick] = field(default_factory=lambda: deque(maxlen=KEPT))
+    moved: deque[float] = field(default_factory=lambda: deque(maxlen=KEPT))  # when ticks moved a thing
     scale: int = 1
     own: OwnEvents = field(default_factory=OwnEvents)
     looked: float = 0.0  # when the loop last looked (the newest frame offered, a tick or not)
@@ -153,18 +160,23 @@ class MotionWatch:
         small = np.ascontiguousarray(frame[:: self.scale, :: self.scale])
         if self.ticks and (self.ticks[-1].frame.shape != small.shape or np.array_equal(self.ticks[-1].frame, small)):
             if self.ticks[-1].frame.shape != small.shape:  # a new window size: a new scene
-                self.ticks.clear()
+                self.clear()
                 self.ticks.append(Tick(now, small))
             return
+        if self.ticks and _moves_a_thing(self.ticks[-1].frame, small):
+            self.moved.append(now)
         self.ticks.append(Tick(now, small))
 
     def stopped(self) -> float | None:
         """When a picture that moved at a steady pace missed its next tick (its last tick plus its frame
-        period), once it has been seen unchanged for ``STOPPED`` periods since; None while it moves, or when too
-        few ticks were seen to know its pace."""
-        if len(self.ticks) < PACED:
+        period), once it has been seen unchanged for ``STOPPED`` periods since; or, while a backdrop of specks
+        moves on behind them (a starfield), when its things stopped so (a game paused, its sprites gone). None
+        while it moves, or when too few ticks were seen to know its pace."""
+        return self._stopped([tick.time for tick in self.ticks]) or self._stopped(list(self.moved))
+
+    def _stopped(self, times: list[float]) -> float | None:
+        if len(times) < PACED:
             return None
-        times = [tick.time for tick in self.ticks]
         period = float(np.median(np.diff(times)))
         return times[-1] + period if self.looked - times[-1] > STOPPED * period else None
 
@@ -228,6 +240,19 @@ class MotionWatch:
 
     def clear(self) -> None:
         self.ticks.clear()
+        self.moved.clear()
+
+
+def _moves_a_thing(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the places where two frames differ that are more than specks (near pixels joined) changed as many
+    pixels as things moving do (``SPRITE_PIXELS``)."""
+    changed = _changes(a, b)
+    if int(changed.sum()) < SPRITE_PIXELS:
+        return False
+    joined = cv2.dilate(changed.astype(np.uint8), np.ones((JOIN, JOIN), np.uint8))
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    sizes = np.bincount(labels[changed], minlength=count)[1:]
+    return int(sizes[sizes > SPECK_PIXELS].sum()) >= SPRITE_PIXELS
 
 
 def _changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
