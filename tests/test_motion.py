@@ -179,13 +179,15 @@ def starfield(tick: int, things: list[tuple[int, int]], size: int = 200) -> np.n
 
 
 def test_things_that_stop_while_a_starfield_moves_on_are_a_stop() -> None:
-    """A formation marching right a pixel a tick in front of falling stars, then gone (a pause screen): the
-    window never stops changing, but its things did, and the stop is placed where their next step was due. The
-    stars alone are no things that move, so a starfield with nothing in front of it never stops."""
+    """A formation marching right a pixel a tick in front of falling stars (seen so while nothing was pressed),
+    then gone (a pause screen): the window never stops changing, but its things did, and the stop is placed
+    where their next step was due. The stars alone are no things that move, so a starfield with nothing in
+    front of it never stops."""
     watch = MotionWatch()
     for tick in range(10):
         watch.add(starfield(tick, [(20 + 14 * i + tick, 50) for i in range(4)]), tick * 0.1)
         assert watch.stopped() is None
+    watch.watched_alone(0.5)  # (the last five ticks were a watch without input)
     for tick in range(10, 16):
         watch.add(starfield(tick, []), tick * 0.1)
     stopped = watch.stopped()
@@ -196,7 +198,22 @@ def test_things_that_stop_while_a_starfield_moves_on_are_a_stop() -> None:
     sky = MotionWatch()
     for tick in range(30):
         sky.add(starfield(tick, []), tick * 0.1)
+        if tick % 5 == 4:
+            sky.watched_alone(tick * 0.1 - 0.4)
     assert not sky.moved and sky.stopped() is None
+
+
+def test_things_that_move_only_after_inputs_never_stop() -> None:
+    """A page whose list changes after each input (a thing's worth of pixels), three looks apart, watched without
+    input now and then (nothing moves then), and then left alone for two seconds, behind falling stars: its
+    things did not move by themselves, so their standing still is no stop."""
+    watch = MotionWatch()
+    for look in range(44):
+        change = min(look // 3, 8)
+        watch.add(starfield(look, [(20 + 14 * (change % 2), 50)]), look * 0.1)
+        if look % 3 == 2:  # the look before the next input: a short watch without input
+            watch.watched_alone(look * 0.1 - 0.05)
+        assert watch.stopped() is None
 
 
 def test_a_game_that_went_on_is_the_same_scene_and_a_new_screen_is_not() -> None:

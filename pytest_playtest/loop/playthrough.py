@@ -296,8 +296,9 @@ class Playthrough:
             after, change, on_widget = self._effect(frame, step.action, seen=(seen, key), left=left)
             judged = True
             if self.oracles.animating:
-                if not self._scripted:
-                    after = self._watch(self.started + step.started + self.beat - time.monotonic())
+                if not self._scripted:  # (what changes in the rest of the beat may be the input's doing still)
+                    after = self._watch(self.started + step.started + self.beat - time.monotonic(),
+                                        by_itself=False)
                 change, judged = self._motion_effect(acted_at, change)
         except AppError:
             if self._window_lost(step.index):
@@ -326,8 +327,10 @@ class Playthrough:
     def _watch(self, seconds: float, *, by_itself: bool = True) -> np.ndarray:
         """Let the app run for ``seconds`` (a key held down, the rest of a real-time game's beat), looking at it
         all the while: the motion watch sees its ticks, the freeze oracle when it last moved. Not
-        ``by_itself``: an input is under way (a key held down), and what changes is not the app moving on its
-        own (a puzzle's tile slid by the key would make a still app look like a game). The newest frame."""
+        ``by_itself``: an input is under way (a key held down) or has just been given (the rest of its beat), and
+        what changes is not the app moving on its own (a puzzle's tile slid by the key would make a still app
+        look like a game; a form's list drawn late on a busy machine, counted so, kept a form page "moving like
+        a game", and it was launched again as over for good). The newest frame."""
         assert self.screen is not None
         until = min(time.monotonic() + seconds, self.deadline)
         frame = self.screen.last
@@ -360,6 +363,7 @@ class Playthrough:
             time.sleep(max(min(self.unseen, self.deadline - time.monotonic()), 0.0))
         started = time.monotonic()
         self._watch(self.beat if self.oracles.animating else GLANCE)
+        self.motion.watched_alone(started)
         surprise = self.motion.surprise(started, learn=True) if self.oracles.animating else None
         if surprise is not None and surprise.telling and self.controls is not None:
             self.controls.observe_baseline(surprise.effect)

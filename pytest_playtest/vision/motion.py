@@ -78,6 +78,9 @@ PACED = 6
 #: large window (measured on a space shooter's formation). The things of a game can stop while such a backdrop
 #: moves on behind them.
 SPECK_PIXELS, SPRITE_PIXELS = 12, 24
+#: Things move by themselves when a watch without input saw this many ticks move them (a shooter's formation
+#: moves at almost every look; a page's list changes after an input, and on a busy machine a little later).
+ALONE_MOVES = 2
 
 
 @dataclass(frozen=True)
@@ -147,10 +150,12 @@ class MotionWatch:
     launches: give the last launch's ``own`` to the next watch)."""
 
     ticks: deque[Tick] = field(default_factory=lambda: deque(maxlen=KEPT))
-    moved: deque[float] = field(default_factory=lambda: deque(maxlen=KEPT))  # when ticks moved a thing
+    moved: deque[float] = field(default_factory=lambda: deque(maxlen=KEPT))  # when ticks moved things
     scale: int = 1
     own: OwnEvents = field(default_factory=OwnEvents)
     looked: float = 0.0  # when the loop last looked (the newest frame offered, a tick or not)
+    #: the watches without input: when each ended, and whether it saw things move by themselves
+    alone: deque[tuple[float, bool]] = field(default_factory=lambda: deque(maxlen=KEPT))
 
     def add(self, frame: np.ndarray, now: float) -> None:
         """A frame the loop saw; kept when it differs from the last tick."""
@@ -170,9 +175,21 @@ class MotionWatch:
     def stopped(self) -> float | None:
         """When a picture that moved at a steady pace missed its next tick (its last tick plus its frame
         period), once it has been seen unchanged for ``STOPPED`` periods since; or, while a backdrop of specks
-        moves on behind them (a starfield), when its things stopped so (a game paused, its sprites gone). None
-        while it moves, or when too few ticks were seen to know its pace."""
-        return self._stopped([tick.time for tick in self.ticks]) or self._stopped(list(self.moved))
+        moves on behind them (a starfield), when its things, seen moving by themselves, stopped so (a game
+        paused, its sprites gone). None while it moves, or when too few ticks were seen to know its pace."""
+        return self._stopped([tick.time for tick in self.ticks]) or self._things_stopped()
+
+    def _things_stopped(self) -> float | None:
+        """When things seen moving by themselves (in the last watch without input before they stopped) stopped;
+        things that moved only after inputs (a page's list) stand still between them, and that is no stop."""
+        if not self.moved:
+            return None
+        watched = [moving for ended, moving in self.alone if ended <= self.moved[-1]]
+        return self._stopped(list(self.moved)) if watched and watched[-1] else None
+
+    def watched_alone(self, since: float) -> None:
+        """The loop watched the app without input from ``since`` until now: did things move by themselves?"""
+        self.alone.append((self.looked, sum(time >= since for time in self.moved) >= ALONE_MOVES))
 
     def _stopped(self, times: list[float]) -> float | None:
         if len(times) < PACED:
@@ -241,6 +258,7 @@ class MotionWatch:
     def clear(self) -> None:
         self.ticks.clear()
         self.moved.clear()
+        self.alone.clear()
 
 
 def _moves_a_thing(a: np.ndarray, b: np.ndarray) -> bool:
