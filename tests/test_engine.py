@@ -224,3 +224,17 @@ def test_a_highlight_that_moves_in_two_passes_is_not_a_clicks_effect(flags: list
     verdict = play(app=[sys.executable, str(APPS / "tk_late_leave.py"), *flags],
                    max_steps=60).verdict
     assert verdict.kinds() == kinds, verdict.summary()
+
+
+@pytest.mark.parametrize(("down", "kinds"), [("s", []), ("S", ["unresponsive"])])
+def test_a_letter_bound_only_in_upper_case_is_dead_to_a_player(down: str, kinds: list[str], play: Play,
+                                                                 tmp_path: Path) -> None:
+    """``<KeyPress-S>`` is Shift+S (a slip people make reading "W / S"): the tester presses S both ways, as the
+    code spells it and as a player does, and the player's S does nothing."""
+    app = tmp_path / "updown.py"
+    app.write_text((APPS / "tk_updown.py").read_text().replace("<KeyPress-s>", f"<KeyPress-{down}>"))
+    verdict = play(app=[sys.executable, str(app)], max_steps=100).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    if kinds:
+        assert verdict.findings[0].message.startswith(
+            "key s (as a player presses it: the code binds only 'S', which takes Shift) never had an effect")

@@ -495,6 +495,22 @@ def test_turtle_keys_clicks_and_drags(tmp_path: Path) -> None:
     assert found.buttons == ("left", "right") and found.drags and not found.typing
 
 
+def test_a_letter_bound_only_in_upper_case_is_also_pressed_as_a_player_does(tmp_path: Path) -> None:
+    found = source(tmp_path, """
+        from turtle import *
+
+        onkey(lambda: move(20), 'w')
+        onkey(lambda: move(-20), 'S')
+        onkey(reset, 'R')
+        onkey(reset, 'r')
+        listen()
+        done()
+        """)
+    assert found.keys == ("w", "S", "s", "R", "r") and found.unshifted == ("s",)
+    assert Vocabulary.from_dict(json.loads(json.dumps(found.to_dict()))) == found
+    assert not Vocabulary.of_keys(tuple("ABCDEFGHI")).types_characters  # nine letters, not eighteen
+
+
 def test_turtle_any_key_is_typing(tmp_path: Path) -> None:
     found = source(tmp_path, """
         import turtle

@@ -27,6 +27,12 @@ canvas.addEventListener("mousemove", aim);
     assert vocabulary.sources == ("game.js", "index.html")
 
 
+def test_an_upper_case_key_is_also_pressed_without_shift(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<script>onkeydown = (e) => { if (e.key === 'R') restart(); };</script>")
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("R", "r") and vocabulary.unshifted == ("r",)
+
+
 def test_typescript_key_tables_and_clicks(tmp_path: Path) -> None:
     (tmp_path / "app.ts").write_text("""
 const moves: Record<string, number> = { ArrowUp: -1, ArrowDown: 1 };

@@ -12,7 +12,9 @@ so it is judged once, at the end:
   just moved the app: the way back is open there, while elsewhere a wall may stand. On an app that moves by
   itself, one key whose effects were no more than chance while the app's other keys clearly beat it (a
   paddle's Down that never moves it while Up does) — not in a typing game, where a letter matters only while
-  it is shown, nor in an app that plays sound, where a key may only mute it;
+  it is shown, nor in an app that plays sound, where a key may only mute it. A letter the code binds only in
+  upper case is also pressed as a player presses it, without Shift (``Vocabulary.unshifted``): judged so on an
+  app that moves by itself, never on a still one, where Shift+G may be meant;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
   letter: there only letters typed while the screen showed them count), or none of its clicks on a drawn UI
@@ -159,16 +161,26 @@ class DeadControls:
                 continue
             if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
                 continue
+            if name.removeprefix("key ") in self.vocabulary.unshifted:  # an editor's Shift+G may be on purpose
+                continue
             if self._opposite(name).effects and record.way_back < WAY_BACK:
                 continue
             found.append(Finding(
                 "unresponsive",
-                f"{name} never had an effect: tried {record.tries} times on {len(record.screens)} different "
-                "screens, no visible change and no new code ran after its first try, while other inputs worked",
+                f"{self._named(name)} never had an effect: tried {record.tries} times on {len(record.screens)} "
+                "different screens, no visible change and no new code ran after its first try, while other inputs "
+                "worked",
                 step=record.steps[-1],
                 details="tried at steps " + ", ".join(map(str, record.steps)),
             ))
         return found
+
+    def _named(self, name: str) -> str:
+        """An input's name in a finding; a letter the code binds only in upper case says so."""
+        key = name.removeprefix("key ")
+        if key in self.vocabulary.unshifted:
+            return f"{name} (as a player presses it: the code binds only {key.upper()!r}, which takes Shift)"
+        return name
 
     def _opposite(self, name: str) -> ControlRecord:
         """On a still app, the record of the movement key that undoes this one (empty for other inputs)."""
@@ -189,7 +201,7 @@ class DeadControls:
                     or not _trails(record, others)):
                 continue
             found.append(self._kind_finding(
-                f"{name} never had an effect while the app's other keys did ({others.effects} of "
+                f"{self._named(name)} never had an effect while the app's other keys did ({others.effects} of "
                 f"{others.tries} tries): tried {record.tries} times", record))
         return found
 

@@ -68,8 +68,8 @@ def _analyse(modules: list[Module], tables: Tables) -> Vocabulary:
         except RecursionError:
             continue
     quit_keys = [k for k in found.quit_keys if k in found.keys or k in found.hotkeys]
-    return Vocabulary(
-        keys=tuple(found.keys),
+    return Vocabulary.of_keys(
+        tuple(found.keys),
         quit_keys=tuple(quit_keys),
         hotkeys=tuple(found.hotkeys),
         buttons=tuple(b for b in BUTTON_ORDER if b in found.buttons),

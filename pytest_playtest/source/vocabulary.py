@@ -28,6 +28,9 @@ class Vocabulary:
     #: the code plays sound: some of its inputs may only be heard
     sound: bool = False
     sources: tuple[str, ...] = ()
+    #: letter keys a player presses (without Shift) that the code binds only in upper case (a Tk keysym or a
+    #: turtle key ``"S"`` is Shift+S): they are in ``keys``, tried the way a player presses them
+    unshifted: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -43,7 +46,8 @@ class Vocabulary:
     def types_characters(self) -> bool:
         """The app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing what
         it shows, and each of those keys matters only while its character is shown."""
-        return sum(len(key) == 1 and key.isalnum() for key in self.safe_keys) >= MANY_CHARACTER_KEYS
+        typed = [key for key in self.safe_keys if len(key) == 1 and key.isalnum() and key not in self.unshifted]
+        return len(typed) >= MANY_CHARACTER_KEYS
 
     @property
     def safe_hotkeys(self) -> tuple[str, ...]:
@@ -54,7 +58,7 @@ class Vocabulary:
             "keys": list(self.keys), "quit_keys": list(self.quit_keys), "hotkeys": list(self.hotkeys),
             "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
             "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
-            "sound": self.sound, "sources": list(self.sources),
+            "sound": self.sound, "sources": list(self.sources), "unshifted": list(self.unshifted),
         }
 
     @classmethod
@@ -66,8 +70,23 @@ class Vocabulary:
             keys=strings("keys"), quit_keys=strings("quit_keys"), hotkeys=strings("hotkeys"),
             buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
             texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
-            sound=bool(data.get("sound")), sources=strings("sources"),
+            sound=bool(data.get("sound")), sources=strings("sources"), unshifted=strings("unshifted"),
         )
+
+    @classmethod
+    def of_keys(cls, keys: Sequence[str], **found: Any) -> Vocabulary:
+        """The vocabulary of an app handling these ``keys`` (and what else was ``found``). A person presses a
+        letter key without Shift: a letter the code binds only in upper case is pressed so too, next to its
+        upper case (a game's "S" that only Shift+S reaches is a dead key to its players)."""
+        played: list[str] = []
+        unshifted = []
+        for key in keys:
+            played.append(key)
+            lower = key.lower()
+            if len(key) == 1 and key.isascii() and key.isupper() and lower not in keys:
+                played.append(lower)
+                unshifted.append(lower)
+        return cls(keys=tuple(played), unshifted=tuple(unshifted), **found)
 
     def describe(self, limit: int = 40) -> str:
         """One paragraph for an LLM prompt."""

@@ -84,6 +84,7 @@ def scan_web_app(root: Path) -> Vocabulary:
     listens = any(_LISTENS_KEYS.search(text) for _, text, _ in own)
     keys = scan_keys([(name, code) for name, _, code in own]) if listens else []
     order = ("left", "right", "middle", "wheel")
-    return Vocabulary(keys=tuple(keys), buttons=tuple(b for b in order if b in buttons),
-                      drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts),
-                      typing=any(_TYPING.search(text) for _, text, _ in files), sound=sound, sources=tuple(sources))
+    return Vocabulary.of_keys(keys, buttons=tuple(b for b in order if b in buttons),
+                              drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts),
+                              typing=any(_TYPING.search(text) for _, text, _ in files), sound=sound,
+                              sources=tuple(sources))
