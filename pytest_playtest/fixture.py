@@ -294,7 +294,7 @@ class Playtest:
             spec.options["replay"] = self._recording(Path(spec.options["replay"]))
         golden = GoldenRun.of_test(self.runtime, settings.golden if spec.policy != "replay" else "off",
                                    Path(str(self.item.path)), test=self.item.nodeid, run=len(self.verdicts) + 1)
-        result, outcome = golden.play(spec, artifacts=artifacts, default_cwd=self.test_dir, config=self.item.config)
+        result, outcome = golden.play(spec, artifacts=artifacts, default_cwd=self.test_dir)
         if outcome:
             self.item.stash.setdefault(GOLDEN_KEY, []).append(outcome)
         self.verdicts.append(result.verdict)

@@ -79,40 +79,39 @@ class GoldenRun:
         """The golden run of a test's ``run``-th playtest, beside its file."""
         return cls(runtime, mode, golden_folder(test_file, test, run), {"test": test, "run": run}, test_file.parent)
 
-    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path,
-             config: Any = None) -> tuple[RunResult, Outcome]:
+    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path) -> tuple[RunResult, Outcome]:
         """The run (a replay checked against the golden run, or a playtest recorded as one) and what became of it."""
         kept = (self.folder / SIGHTS_FILE).is_file()
         if self.mode == "off" or (self.mode == "check" and not kept):
-            return self._play(spec, artifacts, default_cwd, config), ""
+            return self._play(spec, artifacts, default_cwd), ""
         if kept and self.mode != "update":
-            return self._check(spec, artifacts, default_cwd, config), "checked"
-        return self._record(spec, artifacts, default_cwd, config, "updated" if kept else "recorded")
+            return self._check(spec, artifacts, default_cwd), "checked"
+        return self._record(spec, artifacts, default_cwd, "updated" if kept else "recorded")
 
-    def _play(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any) -> RunResult:
-        return self.runtime.play(spec, artifacts=artifacts, default_cwd=default_cwd, config=config)
+    def _play(self, spec: RunSpec, artifacts: Path, default_cwd: Path) -> RunResult:
+        return self.runtime.play(spec, artifacts=artifacts, default_cwd=default_cwd)
 
-    def _check(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any) -> RunResult:
+    def _check(self, spec: RunSpec, artifacts: Path, default_cwd: Path) -> RunResult:
         try:
             golden = Golden.read(self.folder)
         except (OSError, ValueError) as exc:
             verdict = Verdict(status="error", error=f"the golden run cannot be read: {exc}", policy="replay")
             return RunResult(verdict, [])
         result = self._play(_replaying(spec, self.folder, len(golden.trajectory.steps), golden), artifacts,
-                            default_cwd, config)
+                            default_cwd)
         result.verdict.notes.append(f"replayed and compared with the golden run in {self.folder}")
         return result
 
-    def _record(self, spec: RunSpec, artifacts: Path, default_cwd: Path, config: Any,
+    def _record(self, spec: RunSpec, artifacts: Path, default_cwd: Path,
                 outcome: Outcome) -> tuple[RunResult, Outcome]:
-        result = self._play(dataclasses.replace(spec, record=True), artifacts, default_cwd, config)
+        result = self._play(dataclasses.replace(spec, record=True), artifacts, default_cwd)
         if result.verdict.status != "pass":
             result.verdict.notes.append("no golden run recorded: the playtest did not pass")
             return result, "not recorded"
         replays = []
         for number in range(1, NOISE_REPLAYS + 1):
             replay = self._play(_replaying(spec, artifacts, len(result.steps)), artifacts / f"golden-replay-{number}",
-                                default_cwd, config)
+                                default_cwd)
             if replay.verdict.status != "pass":
                 result.verdict.notes.append(f"no golden run recorded: replay {number} of the playtest's inputs "
                                             f"did not pass ({replay.verdict.summary().splitlines()[0]})")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import DisplayError
 from .loop.spec import RunResult, RunSpec
@@ -17,15 +17,18 @@ from .runtime.display import Display
 from .verdict import Verdict
 
 if TYPE_CHECKING:
+    from .policies.base import PolicyFactory
     from .settings import Settings
     from .vision import Vision
 
 
 class Runtime:
-    """What one test process shares between its playtests: the displays and the OCR engine."""
+    """What one test process shares between its playtests: the displays, the OCR engine, and what makes a run's
+    policy (the glue's: under pytest, the ``pytest_playtest_make_policy`` hook; else the built-ins)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, policies: PolicyFactory | None = None) -> None:
         self.settings = settings
+        self.policies = policies
         self._displays: dict[tuple[int, int], Display] = {}
         self._vision: Vision | None = None
         self._warming: threading.Thread | None = None
@@ -57,11 +60,8 @@ class Runtime:
             self._warming = threading.Thread(target=warm_up, name="playtest-ocr-warm-up", daemon=True)
             self._warming.start()
 
-    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path, config: Any = None) -> RunResult:
-        """Run one playtest and write its artifacts; never raises for the app's faults or infrastructure.
-
-        ``config`` (the pytest config, when there is one) lets plugins supply policies.
-        """
+    def play(self, spec: RunSpec, *, artifacts: Path, default_cwd: Path) -> RunResult:
+        """Run one playtest and write its artifacts; never raises for the app's faults or infrastructure."""
         screenshots = self.settings.screenshots
         try:
             display = self.display(spec.size)
@@ -70,8 +70,8 @@ class Runtime:
         else:
             from .loop.playthrough import run_session  # the loop (OpenCV, the OCR engine) loads with the first run
 
-            result = run_session(spec, display=display, vision=self.vision, config=config, artifacts=artifacts,
-                                 screenshots=screenshots, default_cwd=default_cwd)
+            result = run_session(spec, display=display, vision=self.vision, policies=self.policies,
+                                 artifacts=artifacts, screenshots=screenshots, default_cwd=default_cwd)
         finalize_artifacts(artifacts, result.verdict, result.steps, stdout=result.stdout, stderr=result.stderr,
                            screenshots=screenshots)
         return result

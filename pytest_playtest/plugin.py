@@ -33,7 +33,7 @@ from .config import (
 if TYPE_CHECKING:
     from .benchmark.rounds import Repairer
     from .fixture import Playtest
-    from .policies.base import Policy, PolicyContext
+    from .policies.base import Policy, PolicyContext, PolicyFactory
 
 #: The file name of a benchmark suite (the benchmark package is imported when one is collected).
 SUITE_FILE = "tasks.jsonl"
@@ -79,7 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
             from .runtime.lifeline import end_with_parent
 
             end_with_parent()
-        config.stash[RUNTIME_KEY] = Runtime(settings_from(config))
+        config.stash[RUNTIME_KEY] = Runtime(settings_from(config), policies=_hook_policies(config))
         config.pluginmanager.register(ReportPlugin(config), REPORT_PLUGIN)
         # registered in the controller too, which scores the run from the workers' reports
         config.pluginmanager.register(BenchmarkPlugin(config, repairer=_repairer(config)), BENCHMARK_PLUGIN)
@@ -89,6 +89,16 @@ def pytest_configure(config: pytest.Config) -> None:
         from .benchmark.store import StorePlugin
 
         config.pluginmanager.register(StorePlugin(config), "playtest-store")
+
+
+def _hook_policies(config: pytest.Config) -> PolicyFactory:
+    """The pipeline's policy factory: the ``pytest_playtest_make_policy`` hook (plugins first, built-ins last)."""
+
+    def make(name: str, context: PolicyContext) -> Policy | None:
+        policy: Policy | None = config.hook.pytest_playtest_make_policy(name=name, context=context, config=config)
+        return policy
+
+    return make
 
 
 def _repairer(config: pytest.Config) -> Repairer | None:

@@ -627,7 +627,7 @@ class StageItem(pytest.Item):
             pytest.skip("benchmark stages need --playtest")
         spec = self._spec(repo)
         artifacts.mkdir(parents=True, exist_ok=True)
-        play = _Play(runtime.play(spec, artifacts=artifacts, default_cwd=repo, config=self.config))
+        play = _Play(runtime.play(spec, artifacts=artifacts, default_cwd=repo))
         plugin = _plugin(self.config)
         if play.failed_by or not plugin.differential:
             return play
@@ -637,8 +637,7 @@ class StageItem(pytest.Item):
             notes.append(f"not compared with the task's reference: {reference.why_not}")
             return play
         check = GoldenRun(runtime, "check", reference.folder, {}, repo)
-        play.replayed, _ = check.play(spec, artifacts=artifacts / "reference-replay", default_cwd=repo,
-                                      config=self.config)
+        play.replayed, _ = check.play(spec, artifacts=artifacts / "reference-replay", default_cwd=repo)
         if not play.failed_by:
             notes.append("the inputs of the task's reference replayed on the sample: no divergence")
         return play
@@ -660,7 +659,7 @@ class StageItem(pytest.Item):
         recorder = GoldenRun(runtime, "record", folder, {"task": self.task.task_id}, repo)
         nodeid = f"{self.nodeid.split('::', 1)[0]}::{self.task.task_id}[reference]"
         result, outcome = recorder.play(self._spec(repo), artifacts=artifacts_dir(runtime.settings.output, nodeid),
-                                        default_cwd=repo, config=self.config)
+                                        default_cwd=repo)
         if outcome == "recorded":
             return ""
         return f"{result.verdict.summary().splitlines()[0]}; {result.verdict.notes[-1]}"

@@ -11,7 +11,7 @@ import random
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..errors import ActionError, AppError, DisplayError, PolicyError
 from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
 from ..geometry import Box
 from ..policies import make_policy
-from ..policies.base import Observation, Policy, PolicyContext
+from ..policies.base import Observation, Policy, PolicyContext, PolicyFactory
 from ..runtime.display import Display
 from ..runtime.executor import Executor
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference, frame_hash
@@ -70,7 +70,7 @@ def run_session(
     *,
     display: Display,
     vision: Vision,
-    config: Any = None,
+    policies: PolicyFactory | None = None,
     artifacts: Path | None = None,
     screenshots: ScreenshotMode = "on",
     default_cwd: Path | None = None,
@@ -80,7 +80,7 @@ def run_session(
     launcher = Launcher(spec, display, vision, cwd=_app_cwd(spec, default_cwd), artifacts=artifacts)
     steps: list[Step] = []
     try:
-        playthrough = Playthrough(spec, launcher, vision, config=config, artifacts=artifacts,
+        playthrough = Playthrough(spec, launcher, vision, policies=policies, artifacts=artifacts,
                                   screenshots=screenshots, started=started)
         steps = playthrough.steps
         result = playthrough.run()
@@ -114,9 +114,10 @@ class Playthrough:
     what happened, the policy decides what to do, the executor acts.
     """
 
-    def __init__(self, spec: RunSpec, launcher: Launcher, vision: Vision, *, config: Any, artifacts: Path | None,
+    def __init__(self, spec: RunSpec, launcher: Launcher, vision: Vision, *, policies: PolicyFactory | None,
+                 artifacts: Path | None,
                  screenshots: ScreenshotMode, started: float) -> None:
-        self.spec, self.launcher, self.vision, self.config = spec, launcher, vision, config
+        self.spec, self.launcher, self.vision, self.policies = spec, launcher, vision, policies
         self.artifacts = artifacts
         self.started, self.deadline = started, started + spec.timeout
         self.pacing = spec.pacing
@@ -451,7 +452,7 @@ class Playthrough:
         if context.vocabulary is not None:
             self.controls = DeadControls(context.vocabulary)
             self.oracles.know_inputs(context.vocabulary)
-        self.policy = make_policy(self.spec.policy, context, self.config)
+        self.policy = make_policy(self.spec.policy, context, self.policies)
         self.previous = frame
         return True
 

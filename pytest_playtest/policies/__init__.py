@@ -1,17 +1,17 @@
 """Policies decide the next action: heuristic (offline default), random, llm, replay — or a plugin's.
 
-Every policy is made through the ``pytest_playtest_make_policy`` hook: a plugin adds a name or replaces a
-built-in one, and the built-ins answer last (``plugin.py``), as pytest-xdist's built-in schedulers answer its
-own hook. Without a pytest config (a policy a policy delegates to) the built-ins are asked directly.
+Under pytest every policy is made through the ``pytest_playtest_make_policy`` hook: a plugin adds a name or
+replaces a built-in one, and the built-ins answer last (``plugin.py``), as pytest-xdist's built-in schedulers
+answer its own hook. The glue hands that hook to the pipeline as a ``PolicyFactory``; without one (a policy a
+policy delegates to, a run outside pytest) the built-ins are asked directly.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from ..errors import PolicyError
-from .base import Decision, Observation, Policy, PolicyContext
+from .base import Decision, Observation, Policy, PolicyContext, PolicyFactory
 
 BUILTIN: dict[str, str] = {
     "heuristic": "pytest_playtest.policies.heuristic:HeuristicPolicy",
@@ -20,8 +20,8 @@ BUILTIN: dict[str, str] = {
     "replay": "pytest_playtest.policies.replay:ReplayPolicy",
 }
 
-__all__ = ["BUILTIN", "Decision", "Observation", "Policy", "PolicyContext", "PolicyError", "builtin_policy",
-           "make_policy"]
+__all__ = ["BUILTIN", "Decision", "Observation", "Policy", "PolicyContext", "PolicyError", "PolicyFactory",
+           "builtin_policy", "make_policy"]
 
 
 def builtin_policy(name: str, context: PolicyContext) -> Policy | None:
@@ -33,12 +33,9 @@ def builtin_policy(name: str, context: PolicyContext) -> Policy | None:
     return policy
 
 
-def make_policy(name: str, context: PolicyContext, config: Any = None) -> Policy:
-    """The policy called ``name``: the first answer of the hook, else a PolicyError naming the known ones."""
-    if config is not None:
-        policy = config.hook.pytest_playtest_make_policy(name=name, context=context, config=config)
-    else:
-        policy = builtin_policy(name, context)
+def make_policy(name: str, context: PolicyContext, factory: PolicyFactory | None = None) -> Policy:
+    """The policy called ``name``: the factory's (else the built-in's), else a PolicyError naming the known ones."""
+    policy = (factory or builtin_policy)(name, context)
     if policy is None:
         raise PolicyError(f"unknown policy {name!r}; built-in policies: {', '.join(BUILTIN)}")
     return policy

@@ -51,6 +51,13 @@ class PolicyContext:
         return random.Random(self.seed)
 
 
+class PolicyFactory(Protocol):
+    """What makes the policy called ``name`` for a run (None: it knows no such name). The glue hands the pipeline
+    one (under pytest: the ``pytest_playtest_make_policy`` hook); ``policies.make_policy`` asks it."""
+
+    def __call__(self, name: str, context: PolicyContext) -> Policy | None: ...
+
+
 class PageView(Protocol):
     """A web app's page as its DOM tells it (exact where OCR and widget detection guess)."""
 

@@ -203,7 +203,7 @@ class FunctionalityItem(pytest.Item):
             pytest.skip(SKIP_REASON)
         where = f"{self.path}:{self.functionality.line}"
         scenario = self.scenario
-        result = play_functionality(runtime, scenario, self.functionality, where=where, config=self.config,
+        result = play_functionality(runtime, scenario, self.functionality, where=where,
                                     artifacts=artifacts_dir(runtime.settings.output, self.nodeid),
                                     login=scenario.login or ini_login(self.config, self.path),
                                     independent=independent_cases(self.config, scenario))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..loop.spec import Defaults, RunResult, RunSpec
 from ..verdict import Finding, Verdict
@@ -47,7 +47,7 @@ def scenario_spec(scenario: ScenarioFile, defaults: Defaults, *, where: str, pla
 
 
 def play_functionality(runtime: Runtime, scenario: ScenarioFile, functionality: Functionality, *, artifacts: Path,
-                       where: str, config: Any = None, login: Mapping[str, str] | None = None,
+                       where: str, login: Mapping[str, str] | None = None,
                        independent: bool = False) -> FunctionalityResult:
     """Run the app and perform the Functionality's cases in order; never raises for the app's faults.
 
@@ -60,7 +60,7 @@ def play_functionality(runtime: Runtime, scenario: ScenarioFile, functionality: 
         plan = CasePlan(remaining, tester=scenario.tester, login=login, independent=independent)
         spec = scenario_spec(scenario, runtime.settings, where=where, plan=plan)
         folder = artifacts.with_name(f"{artifacts.name}-case-{remaining[0].number}") if result.verdicts else artifacts
-        run = runtime.play(spec, artifacts=folder, default_cwd=scenario.path.parent, config=config)
+        run = runtime.play(spec, artifacts=folder, default_cwd=scenario.path.parent)
         result.verdicts.append(run.verdict)
         outcomes = settle(plan, run)
         first_bad = next((i for i, o in enumerate(outcomes) if o.status != "pass"), len(outcomes))
