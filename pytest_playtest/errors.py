@@ -3,7 +3,8 @@
 ``except PlaytestError`` catches anything the plugin raises on purpose; each class also keeps the built-in
 base it always had (``ValueError`` for bad input, ``RuntimeError`` for what the machine cannot do,
 ``AssertionError`` for a wait that ran out), so existing ``except`` clauses keep working. The modules that
-raise them import them from here; the public names are exported from ``pytest_playtest``.
+raise them import them from here; the ones a user can meet are exported from ``pytest_playtest``
+(``pytest_playtest._INTERNAL_ERRORS`` names the others).
 """
 
 from __future__ import annotations
@@ -132,3 +133,8 @@ class PlaytestBenchmarkWarning(PlaytestWarning):
 
 class PlaytestRepairWarning(PlaytestWarning):
     """A repair round could not ask the model; the sample keeps its original outcome."""
+
+
+class PytestPlaytestDeprecationWarning(PlaytestWarning, DeprecationWarning):
+    """A spelling the plugin still accepts but will drop: an option, ini name or import that was renamed or made
+    internal. The message names the spelling to use instead."""
