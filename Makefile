@@ -35,7 +35,8 @@ system-packages:
 		fi; \
 	fi
 
-$(STAMP): pyproject.toml
+# the version is read from pytest_playtest/__init__.py: the installed metadata follows it
+$(STAMP): pyproject.toml pytest_playtest/__init__.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
