@@ -28,16 +28,15 @@ from pytest_playtest.expect import Expectation
 from pytest_playtest.geometry import Box
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.exploration import InputStats, Sequences, Streak, mutate
-from pytest_playtest.policies.heuristic import (
+from pytest_playtest.policies.heuristic import GAME_KEYS, HeuristicPolicy
+from pytest_playtest.policies.thresholds import (
     ANIMATED_DEPTH,
     DEPTH,
     EDGE_PUSHES,
-    GAME_KEYS,
     QUIT_AT,
     TOGGLE_EVIDENCE,
     WIDGET_PERIOD,
     WIDGET_SHARE,
-    HeuristicPolicy,
 )
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.source import Vocabulary
@@ -205,7 +204,7 @@ def test_after_the_quit_and_a_relaunch_the_app_is_played_on_without_quitting_aga
     app.launch, app.state = 2, "start"  # the quit key worked: the loop launched the app again
     keys = keys_of(app.play(policy, 60))
     assert keys.count("q") == 1 and policy.launch == 2
-    assert policy.memory.stats["key:right"].tries > 1  # still played, with what it learned
+    assert policy.notebook.memory.stats["key:right"].tries > 1  # still played, with what it learned
 
 
 def test_the_quit_key_is_left_alone_when_the_app_must_stay_alive() -> None:
@@ -597,12 +596,12 @@ def test_after_a_relaunch_what_works_is_kept_and_the_streak_is_not() -> None:
     app = SimApp(pager(100))
     policy = HeuristicPolicy(context(Vocabulary(keys=("n", "x", "q"), quit_keys=("q",))))
     app.play(policy, 5)
-    assert policy.now.streak is not None
-    worked = policy.memory.stats["key:n"].effects
+    assert policy.notebook.now.streak is not None
+    worked = policy.notebook.memory.stats["key:n"].effects
     app.launch, app.state = 2, "start"  # the app quit and was started again
     app.play(policy, 1)
     assert policy.launch == 2 and not app.steps[-1].note.startswith("depth")
-    assert worked == 4 and policy.memory.stats["key:n"].effects >= worked  # what works is remembered
+    assert worked == 4 and policy.notebook.memory.stats["key:n"].effects >= worked  # what works is remembered
 
 
 def test_steps_the_loop_inserts_are_not_taken_for_the_policys() -> None:
@@ -612,7 +611,7 @@ def test_steps_the_loop_inserts_are_not_taken_for_the_policys() -> None:
     foreign = Step(index=2, action=Action.click(5, 5), before_hash="c1", after_hash="c1")
     app.steps.append(foreign)
     policy.record(foreign)  # the loop retried a suspect click on its own
-    assert policy.now.streak is not None and policy.now.streak.count == 1 and policy.now.attempt is None
+    assert policy.notebook.now.streak is not None and policy.notebook.now.streak.count == 1 and policy.notebook.now.attempt is None
 
 
 # -- coverage guidance -----------------------------------------------------------------------------------
@@ -634,7 +633,7 @@ def test_new_lines_raise_an_inputs_weight() -> None:
     app = SimApp(productive("c"), coverage=True)
     policy = HeuristicPolicy(context(vocabulary, coverage=True))
     keys = Counter(keys_of(app.play(policy, 120)))
-    assert policy.memory.stats["key:c"].energy() > 2 * policy.memory.stats["key:a"].energy()
+    assert policy.notebook.memory.stats["key:c"].energy() > 2 * policy.notebook.memory.stats["key:a"].energy()
     assert keys["c"] > 2 * max(keys["a"], keys["b"], keys["d"]), keys
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from pytest_playtest import expect
-from pytest_playtest.policies.heuristic import TOGGLE_EVIDENCE
+from pytest_playtest.policies.thresholds import TOGGLE_EVIDENCE
 from tests.conftest import APPS, Play
 
 HUD = [sys.executable, str(APPS / "tk_hud.py")]

@@ -25,18 +25,16 @@ from dataclasses import dataclass, field
 
 from ..actions import Action
 from ..geometry import Box
-
-#: how fast an input's energy decays with each try in a row that found nothing new
-FRUITLESS_DECAY = 0.8
-#: fruitless tries beyond this count no more: a quiet input keeps a floor of energy
-FRUITLESS_CAP = 10
-#: nothing is dropped for good: the least energy an input can have
-MIN_ENERGY = 0.05
-#: weight of an input in a state (exact frame) where it already did nothing
-DEAD_HERE = 0.1
-#: each other state where an input did nothing lowers its weight by this share, down to half at most: a new
-#: state is where a state-dependent input (or a dead one, which the run must show) is worth trying
-DEAD_ELSEWHERE, DEAD_STATES_CAP = 0.25, 4
+from .thresholds import (
+    DEAD_ELSEWHERE,
+    DEAD_HERE,
+    DEAD_STATES_CAP,
+    FRUITLESS_CAP,
+    FRUITLESS_DECAY,
+    MIN_ENERGY,
+    MUTATE_CHANCE,
+    WAIT_SECONDS,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +57,10 @@ class Candidate:
         """What sort of input it is (press, click, right_click, drag...): new inputs are tried kind by kind."""
         first = self.actions[0]
         return "field" if first.kind == "click" and len(self.actions) > 1 else first.kind
+
+
+#: waiting a moment: when nothing else is worth doing, or while a card turns
+WAIT = Candidate("wait", (Action.wait(WAIT_SECONDS),), rank=3)
 
 
 @dataclass
@@ -176,7 +178,7 @@ class Sequences:
         if self.corpus:
             entries = sorted(self.corpus.items())  # sorted: the same seed draws the same entry
             chosen = rng.choices([n for n, _ in entries], weights=[s.energy() for _, s in entries])[0]
-            return mutate(chosen, rng, effective) if rng.random() < 0.5 else chosen
+            return mutate(chosen, rng, effective) if rng.random() < MUTATE_CHANCE else chosen
         if len(effective) < 2:
             return None
         return tuple(rng.sample(effective, min(len(effective), rng.choice((2, 3)))))

@@ -22,22 +22,15 @@ from ..keys import MOVEMENT_KEYS
 from ..source import Vocabulary, split_hotkey
 from ..vision import Widget
 from .exploration import Candidate
+from .thresholds import FEW_WIDGETS, GRID, HOLD_SECONDS, MAX_FORM_CHOICES, MAX_OPTIONS, NEAR, PROBE_POINTS
 
 GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
 FORM_TEXT = ("hello", "12")  # what a whole form is filled in with (words, then numbers)
-MAX_FORM_CHOICES = 8  # forms sent after choosing one option of a list (the first lists' first options)
 #: how a field is emptied: its text selected from the end to the start, then deleted, as a person does (Tk, ttk
 #: and browser fields select so; 40 backspaces of a hand's 50 ms each took over 3 s a field)
 CLEAR_FIELD = (Action.press("end"), Action.hotkey("shift", "home"), Action.press("backspace"))
 CLICKABLE = ("button", "field", "shape")
-HOLD_SECONDS = 0.6  # movement keys are also held: games that poll the keyboard move while a key is down
-#: where to probe with the pointer when vision finds few widgets (fractions of the window)
-PROBE_POINTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
-FEW_WIDGETS = 3
-GRID = 4  # a drawn UI is clicked all over, at the centres of a GRID x GRID grid
-MAX_OPTIONS = 8  # of a list to choose from, the first this many are tried
-NEAR = 8  # pixels: a widget boxed a little differently on another screen is the same place
 
 
 class Places:

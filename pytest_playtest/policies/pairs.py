@@ -20,23 +20,13 @@ import cv2
 import numpy as np
 
 from ..geometry import Box
-
-#: The side of a look's thumbnail (pixels).
-THUMB = 8
-#: Mean difference per channel (0-255) below which two looks are the same.
-ALIKE = 12.0
-#: Places sharing one back that make a deck.
-DECK = 4
-#: Clicks on a card of the deck that never showed a face before it is no longer taken for unturned.
-TURN_TRIES = 2
-#: Looks a card just clicked is waited for while it turns, before the next click.
-TURNING_WAITS = 2
+from .thresholds import ALIKE, DECK, MIN_LOOK, THUMB, TURN_TRIES, TURNING_WAITS
 
 
 def look(frame: np.ndarray, box: Box) -> np.ndarray | None:
     """A thing's look: its box, shrunk to a small colour thumbnail (None when it lies off the frame)."""
     inner = box.clip(frame.shape[1], frame.shape[0])
-    if inner.w < 4 or inner.h < 4:
+    if inner.w < MIN_LOOK or inner.h < MIN_LOOK:
         return None
     crop = frame[inner.y : inner.bottom, inner.x : inner.right]
     return cv2.resize(crop, (THUMB, THUMB), interpolation=cv2.INTER_AREA).astype(np.float32)

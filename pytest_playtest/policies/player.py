@@ -21,22 +21,11 @@ from typing import TYPE_CHECKING
 
 from ..geometry import Box
 from ..trajectory import Step
+from .thresholds import CONSISTENT, LEARNING, MARGIN, MIN_MOVE, REACH, TRUSTED
 
 if TYPE_CHECKING:
     from ..vision.motion import Mover
 
-#: How far (pixels) the avatar may move between two looks and still be followed.
-REACH = 48
-#: The middle of the window the avatar is kept in (a share of each side, from each edge).
-MARGIN = 0.3
-#: Observations of an input's effect before it is trusted to steer.
-TRUSTED = 2
-#: How much a new observation moves a running average.
-LEARNING = 0.3
-#: Pixels per step below which an input or the game's own motion does not move the avatar along an axis.
-MIN_MOVE = 3.0
-#: Effects in a row at the avatar before it is trusted to be one (not a typing game's random letters).
-CONSISTENT = 3
 
 Vector = tuple[float, float]
 

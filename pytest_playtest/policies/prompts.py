@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import re
 
+from ..actions import Action
+from .base import Decision
+from .inputs import InputCatalog
+from .notebook import Notebook
+from .skill import Turn
+
 PROMPT = re.compile(
     r"\b(?:press|hit|tap|push)\s+(?:the\s+)?(?P<key>any\s*key|space\s*bar|space|enter|return|[a-z0-9])\b"
     r"(?:\s*key)?\s*(?:to|and|for)\s+(?:play|start|restart|begin|continue|retry|try|resume|replay|go|new)",
@@ -47,3 +53,24 @@ class Prompts:
     def forget(self) -> None:
         """The app started over: its title screen's prompt is new again."""
         self.shown = None
+
+
+class PromptFollower:
+    """The skill that follows a prompt: the key a line that just appeared on screen says to press to play (a game
+    over's "press SPACE to play again"), pressed once, as a person does, unless it disrupted the app before."""
+
+    def __init__(self, notebook: Notebook, inputs: InputCatalog) -> None:
+        self.notebook = notebook
+        self.inputs = inputs
+        self.prompts = Prompts()
+
+    def propose(self, turn: Turn) -> Decision | None:
+        widgets = turn.screen.widgets if turn.screen is not None else []
+        text = "\n".join([turn.observation.seen_text, *(w.text for w in widgets if w.text)])
+        key = self.prompts.appeared(text, self.inputs.play_keys())
+        if key is None or f"key:{key}" in self.notebook.memory.disruptive:
+            return None
+        return Decision(Action.press(key), note=f"the screen says to press {key}")
+
+    def forget(self) -> None:
+        self.prompts.forget()
