@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
-from .settings import GOLDEN_MODES, GoldenMode, Settings
+from .settings import CASE_MODES, DIFFERENTIAL_MODES, GOLDEN_MODES, SANDBOX_MODES, GoldenMode, Settings
 from .usage import TokenPrice
 
 if TYPE_CHECKING:
@@ -41,38 +41,68 @@ def marker_help() -> str:
     return f"playtest({arguments}): a playtest of a GUI app; see docs/writing-playtests.md"
 
 
+def ini_name(flag: str) -> str:
+    """The ini twin of a flag: its name in underscores (``--playtest-max-steps`` → ``playtest_max_steps``)."""
+    return flag.lstrip("-").replace("-", "_")
+
+
 @dataclass(frozen=True)
 class Option:
-    """One command line option and its ini twin (same name, underscores)."""
+    """One command line option and its ini twin (same name, underscores).
+
+    A ``bool`` option is a flag (``--playtest-record``) whose ini twin is a boolean. ``choices`` are the values
+    an enumerated option takes: ``pytest --help`` lists them and argparse checks the command line; the ini
+    value is checked where the setting is read (``settings_from``, the benchmark and scenario readers), by an
+    error naming the option and its ini twin. ``aliases`` are earlier spellings of the flag: they and their ini
+    twins still work, with a ``PytestPlaytestDeprecationWarning`` (``deprecated_spellings``).
+    """
 
     flag: str
     help: str
-    default: str | None
+    default: str | None = None
+    kind: Literal["string", "bool"] = "string"
+    choices: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
     @property
     def ini(self) -> str:
-        return self.flag.lstrip("-").replace("-", "_")
+        return ini_name(self.flag)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The ini twin, then the deprecated spellings' (each also the dest of its flag), in precedence order."""
+        return (self.ini, *(ini_name(alias) for alias in self.aliases))
+
+    def described(self) -> str:
+        """The option's line in ``pytest --help``: its help, ini twin and default."""
+        default = "" if self.kind == "bool" or self.default is None else f"; default: {self.default}"
+        return f"{self.help} (ini: {self.ini}{default})"
 
 
+#: Every option of the plugin, in the order ``pytest --help`` lists them. Benchmark-only options are
+#: ``--playtest-benchmark-*`` and scenario options ``--playtest-scenario-*``; ``--playtest-results`` is
+#: written by both. ``--playtest-policy`` lists no choices: plugins add policy names (the make_policy hook).
 OPTIONS: tuple[Option, ...] = (
+    Option("--playtest", "run playtests (tests using the playtest marker or fixture)", kind="bool"),
     Option("--playtest-size", "size of the virtual display, WIDTHxHEIGHT", "1024x768"),
-    Option("--playtest-display", "use this running X display (:N) instead of starting Xvfb", None),
+    Option("--playtest-display", "use this running X display (:N) instead of starting Xvfb"),
     Option("--playtest-output", "folder for per-test artifacts", DEFAULT_OUTPUT),
-    Option("--playtest-policy", "default policy: heuristic, random, llm, replay", "heuristic"),
+    Option("--playtest-policy", "default policy: heuristic, random, llm, replay or a plugin's", "heuristic"),
     Option("--playtest-max-steps", "default bound on actions per run", "50"),
     Option("--playtest-timeout", "default bound on seconds per run", "60"),
-    Option("--playtest-screenshots", "keep screenshots: on, off or only-on-failure", "on"),
-    Option("--playtest-samples",
-           "benchmark samples file (JSONL) for tasks.jsonl suites; without it each task's own code is the sample",
-           None),
-    Option("--playtest-k", "benchmark: comma-separated k values for Exec@k, Pass@k, Play@k", "1"),
-    Option("--playtest-results", "benchmark: write the metrics to this JSON file", None),
+    Option("--playtest-screenshots",
+           "keep every run's screenshots (on), none (off) or only those of runs that did not pass (only-on-failure)",
+           "on", choices=SCREENSHOT_MODES),
+    Option("--playtest-record", "record every run's trajectory (trajectory.jsonl) in its artifacts folder",
+           kind="bool"),
+    Option("--playtest-coverage",
+           "measure the code coverage of Python apps under test and steer exploration by it", kind="bool"),
+    Option("--playtest-results",
+           "write a benchmark's metrics and scenario files' functional completeness to this JSON file"),
     Option("--playtest-model", "model name for policy llm", None),
     Option("--playtest-base-url", "OpenAI-compatible endpoint for policy llm (else OPENAI_BASE_URL)", None),
     Option("--playtest-replay",
            "replay recorded runs from this folder (a recording's output root or one test's folder)", None),
-    Option("--playtest-repair",
-           "benchmark: repair rounds a sample that fails a stage gets (asks --playtest-model for new code)", "0"),
     Option("--playtest-prompts", "a folder whose files replace the packaged prompts (tester and repair)", None),
     Option("--playtest-token-price",
            "dollars per million model tokens, for a cost estimate: input=2.5,cached=1.25,output=10 (or one number "
@@ -85,28 +115,42 @@ OPTIONS: tuple[Option, ...] = (
            "username=NAME;password=SECRET[;email=ADDRESS]", None),
     Option("--playtest-scenario-cases",
            "whether a scenario case after one that did not pass is skipped (sequential) or run from a fresh launch "
-           "(independent), for files whose front matter does not say", "sequential"),
+           "(independent), for files whose front matter does not say", "sequential", choices=CASE_MODES),
     Option("--playtest-sandbox",
-           "run apps under test in a bubblewrap sandbox: auto, on or off (unset: auto for benchmark samples, "
-           "off for hand-written playtests)", None),
+           "run apps under test in a bubblewrap sandbox (unset: auto for benchmark samples, off for hand-written "
+           "playtests)", choices=SANDBOX_MODES),
     Option("--playtest-sandbox-limits",
            "sandbox limits, e.g. address_space=4G,cpu_seconds=600,file_size=1G,open_files=1024,processes=128",
            None),
     Option("--playtest-golden",
            "golden runs (playtest-golden/ beside the tests): check (a playtest that has one replays it and fails "
            "where the app now diverges), record (also keep one for each passing playtest that has none), update "
-           "(record every one anew) or off", "check"),
-    Option("--playtest-differential",
-           "benchmark: on (each task's reference is recorded once, and a sample that passes its playtest replays the "
-           "reference's inputs and fails where it shows something else) or off", "on"),
-    Option("--playtest-shard",
-           "benchmark: run shard I of N (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX): the tasks are "
-           "dealt out evenly, by id or by --playtest-shard-costs",
-           None),
-    Option("--playtest-shard-costs",
-           "benchmark: an earlier run's store (a .store.jsonl): --playtest-shard deals the costliest tasks first, "
-           "so that every shard gets its share of them", None),
+           "(record every one anew) or off", "check", choices=GOLDEN_MODES),
+    # -- benchmark suites (tasks.jsonl): docs/benchmark.md, docs/benchmark-scale.md, docs/repair.md
+    Option("--playtest-benchmark-samples",
+           "benchmark samples file (JSONL) for tasks.jsonl suites; without it each task's own code is the sample",
+           aliases=("--playtest-samples",)),
+    Option("--playtest-benchmark-k", "comma-separated k values for Exec@k, Pass@k, Play@k", "1",
+           aliases=("--playtest-k",)),
+    Option("--playtest-benchmark-repair",
+           "repair rounds a benchmark sample that fails a stage gets (asks --playtest-model for new code)", "0",
+           aliases=("--playtest-repair",)),
+    Option("--playtest-benchmark-differential",
+           "on: each benchmark task's reference is recorded once, and a sample that passes its playtest replays the "
+           "reference's inputs and fails where it shows something else", "on", choices=DIFFERENTIAL_MODES,
+           aliases=("--playtest-differential",)),
+    Option("--playtest-benchmark-shard",
+           "run shard I of N of a benchmark (I/N, 1-based; auto/N takes I from JOB_COMPLETION_INDEX): the tasks are "
+           "dealt out evenly, by id or by --playtest-benchmark-shard-costs", aliases=("--playtest-shard",)),
+    Option("--playtest-benchmark-shard-costs",
+           "an earlier benchmark run's store (a .store.jsonl): --playtest-benchmark-shard deals the costliest tasks "
+           "first, so that every shard gets its share of them", aliases=("--playtest-shard-costs",)),
+    Option("--playtest-benchmark-resume",
+           "go on from the run store beside --playtest-results, skipping the benchmark stages it holds",
+           kind="bool", aliases=("--playtest-resume",)),
 )
+#: Each option by its ini twin and by its deprecated spellings' ini twins.
+OPTION_BY_NAME: dict[str, Option] = {name: option for option in OPTIONS for name in option.names}
 
 # -- stash keys: how the fixture, the reports and the benchmark hand data to each other ------------------------
 #: The process's displays and OCR engine, made in pytest_configure when playtests are enabled.
@@ -123,25 +167,52 @@ GOLDEN_KEY: pytest.StashKey[list[str]] = pytest.StashKey()
 
 
 def setting(config: pytest.Config, ini: str) -> Any:
-    """An option's value: the command line, else the ini file, else the default."""
-    value = config.getoption(ini, default=None)
-    if value is not None:
-        return value
-    try:
-        return config.getini(ini)
-    except ValueError:  # the ini key is not registered: the plugin is not loaded
+    """An option's value: the command line, else the ini file, else the table's default (False for a flag).
+
+    ``ini`` is the option's ini twin (a deprecated spelling's is read as the option's). A deprecated spelling
+    counts where the new one is not given, on the command line and in the ini file alike. The ini twins are
+    registered without a default, so that an ini value given is told from one that is not.
+    """
+    option = OPTION_BY_NAME.get(ini)
+    names = option.names if option else (ini,)
+    for name in names:
+        value = config.getoption(name, default=None)
+        if value is not None:
+            return value
+    for name in names:
+        value = _ini_value(config, name)
+        if value is not None:
+            return value
+    if option is None:
         return None
+    return False if option.kind == "bool" else option.default
+
+
+def _ini_value(config: pytest.Config, name: str) -> Any:
+    """The ini file's value for ``name`` (None: not given, or not registered: the plugin is not loaded)."""
+    try:
+        value = config.getini(name)
+    except ValueError:
+        return None
+    # an ini twin has no default: pytest answers None, or "" / [] for a value not given (pytest 8)
+    return None if value is None or value == "" or value == [] else value
+
+
+def deprecated_spellings(config: pytest.Config) -> list[tuple[str, str]]:
+    """The deprecated spellings this session uses, each with the spelling to use instead (for the warnings)."""
+    used = []
+    for option in OPTIONS:
+        for alias in option.aliases:
+            if config.getoption(ini_name(alias), default=None) is not None:
+                used.append((alias, option.flag))
+            if _ini_value(config, ini_name(alias)) is not None:
+                used.append((f"ini {ini_name(alias)}", f"ini {option.ini}"))
+    return used
 
 
 def enabled(config: pytest.Config) -> bool:
     """Whether playtests run in this session (``--playtest`` or ini ``playtest = true``)."""
-    flag = config.getoption("playtest", default=None)
-    if flag is not None:
-        return bool(flag)
-    try:
-        return bool(config.getini("playtest"))
-    except ValueError:
-        return False
+    return bool(setting(config, "playtest"))
 
 
 def output_root(config: pytest.Config) -> Path:
@@ -185,8 +256,7 @@ def _checked(config: pytest.Config, name: str, convert: Callable[[Any], Any]) ->
     try:
         return convert(raw)
     except (TypeError, ValueError) as exc:
-        option = "--" + name.replace("_", "-")
-        raise pytest.UsageError(f"{option} / ini {name}: {exc}") from None
+        raise pytest.UsageError(f"{OPTION_BY_NAME[name].flag} / ini {name}: {exc}") from None
 
 
 def _positive(kind: Callable[[Any], float]) -> Callable[[Any], Any]:
@@ -220,7 +290,7 @@ def _golden_mode(raw: Any) -> GoldenMode:
 def _sandbox_mode(raw: Any) -> str | None:
     if raw in (None, ""):
         return None
-    if raw not in ("auto", "on", "off"):
-        raise ValueError(f"must be auto, on or off, got {raw!r}")
+    if raw not in SANDBOX_MODES:
+        raise ValueError(f"must be one of {', '.join(SANDBOX_MODES)}, got {raw!r}")
     return str(raw)
 

@@ -57,7 +57,7 @@ class OutputFolderError(PlaytestError, ValueError):
 
 
 class ShardError(PlaytestError, ValueError):
-    """A ``--playtest-shard`` value that is not ``I/N`` (or ``auto/N`` with the index set)."""
+    """A ``--playtest-benchmark-shard`` value that is not ``I/N`` (or ``auto/N`` with the index set)."""
 
 
 class MergeError(PlaytestError, ValueError):

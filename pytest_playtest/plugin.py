@@ -25,7 +25,9 @@ from .config import (
     RUNTIME_KEY,
     SCENARIO_PLUGIN,
     SKIP_REASON,
+    deprecated_spellings,
     enabled,
+    ini_name,
     marker_help,
     settings_from,
 )
@@ -47,29 +49,28 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """Every option of ``config.OPTIONS`` with its ini twin, and their deprecated spellings. The ini twins have
+    no default (``config.setting`` supplies the table's), so that one given is told from one that is not."""
     group = parser.getgroup("playtest", "playtesting GUI apps and games")
-    group.addoption("--playtest", action="store_true", default=None,
-                    help="run playtests (tests using the playtest marker or fixture)")
-    parser.addini("playtest", "run playtests without passing --playtest", type="bool", default=False)
-    group.addoption("--playtest-record", action="store_true", dest="playtest_record", default=None,
-                    help="record every run's trajectory (trajectory.jsonl) in its artifacts folder "
-                         "(ini: playtest_record)")
-    parser.addini("playtest_record", "record every run's trajectory", type="bool", default=False)
-    group.addoption("--playtest-coverage", action="store_true", dest="playtest_coverage", default=None,
-                    help="measure the code coverage of Python apps under test and steer exploration by it "
-                         "(ini: playtest_coverage)")
-    parser.addini("playtest_coverage", "measure the code coverage of Python apps under test", type="bool",
-                  default=False)
-    group.addoption("--playtest-resume", action="store_true", dest="playtest_resume", default=False,
-                    help="benchmark: go on from the run store beside --playtest-results, skipping stored stages")
     for option in OPTIONS:
-        group.addoption(option.flag, dest=option.ini, default=None,
-                        help=f"{option.help} (ini: {option.ini}; default: {option.default})")
-        parser.addini(option.ini, option.help, default=option.default)
+        flag: dict[str, Any] = {"action": "store_true"} if option.kind == "bool" else {}
+        if option.choices:
+            flag["choices"] = option.choices
+        group.addoption(option.flag, dest=option.ini, default=None, help=option.described(), **flag)
+        parser.addini(option.ini, option.help, type=option.kind, default=None)
+        for alias in option.aliases:
+            group.addoption(alias, dest=ini_name(alias), default=None, help=f"deprecated: use {option.flag}", **flag)
+            parser.addini(ini_name(alias), f"deprecated: use {option.ini}", type=option.kind, default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", marker_help())
+    if not hasattr(config, "workerinput"):  # once per session: xdist workers parse the same command line
+        for old, new in deprecated_spellings(config):
+            from .errors import PytestPlaytestDeprecationWarning
+
+            config.issue_config_time_warning(
+                PytestPlaytestDeprecationWarning(f"{old} is deprecated: use {new}"), stacklevel=2)
     if enabled(config):
         from .benchmark.collector import BenchmarkPlugin
         from .pipeline import Runtime
@@ -102,7 +103,7 @@ def _hook_policies(config: pytest.Config) -> PolicyFactory:
 
 
 def _repairer(config: pytest.Config) -> Repairer | None:
-    """What repairs failing benchmark samples, when ``--playtest-repair`` asks for rounds (the repair package,
+    """What repairs failing benchmark samples, when ``--playtest-benchmark-repair`` asks for rounds (the repair package,
     and the model client with it, load only then)."""
     from .benchmark.collector import repair_rounds
 

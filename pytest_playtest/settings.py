@@ -13,6 +13,16 @@ from .usage import TokenPrice
 #: What playtests do with golden runs (``--playtest-golden``; golden.py).
 GoldenMode = Literal["check", "record", "update", "off"]
 GOLDEN_MODES: tuple[GoldenMode, ...] = get_args(GoldenMode)
+#: Whether an app under test runs in a bubblewrap sandbox (``--playtest-sandbox``, ``sandbox=``; runtime/sandbox.py).
+SandboxMode = Literal["auto", "on", "off"]
+SANDBOX_MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
+#: Whether benchmark samples are also judged against their task's reference (``--playtest-benchmark-differential``).
+DifferentialMode = Literal["on", "off"]
+DIFFERENTIAL_MODES: tuple[DifferentialMode, ...] = get_args(DifferentialMode)
+#: Whether a scenario case after one that did not pass is skipped or played from a fresh launch
+#: (``--playtest-scenario-cases``, a scenario file's ``cases:``).
+CaseMode = Literal["sequential", "independent"]
+CASE_MODES: tuple[CaseMode, ...] = get_args(CaseMode)
 
 
 @dataclass(frozen=True)

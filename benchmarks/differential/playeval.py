@@ -3,9 +3,9 @@
     .venv/bin/python benchmarks/differential/playeval.py [--suite benchmarks/playeval-mini] [--samples mutants]
                                                           [--references 1] [--workers 2] [--out table.md]
 
-Two benchmark runs over the same samples: the suite as written with ``--playtest-differential off`` (the
+Two benchmark runs over the same samples: the suite as written with ``--playtest-benchmark-differential off`` (the
 playtests and their expectations judge), and the suite with every task's expectations removed and
-``--playtest-differential on`` (the oracles and the task's reference judge). For each sample that reached the
+``--playtest-benchmark-differential on`` (the oracles and the task's reference judge). For each sample that reached the
 play stage it prints what caught it: the expectations, divergence from the reference, both or neither (and
 the oracles, which catch a crash in either run); then the reference samples (``samples/reference.jsonl``) are
 run the second way, where none may fail: ``--references N`` runs each N times, every one a replay against the
@@ -55,7 +55,7 @@ def play_outcomes(tasks: Path, samples: Path, work: Path, name: str, workers: in
     """One benchmark run; each sample's play stage: its outcome, what failed it, the finding kinds."""
     results = work / f"{name}.json"
     command = [sys.executable, "-m", "pytest", str(tasks), "--playtest", "-q", "-p", "no:cacheprovider",
-               "-n", str(workers), "--playtest-samples", str(samples), "--playtest-results", str(results),
+               "-n", str(workers), "--playtest-benchmark-samples", str(samples), "--playtest-results", str(results),
                "--playtest-output", str(work / f"{name}-artifacts"), "--rootdir", str(tasks.parent), *options]
     subprocess.run(command, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     outcomes: dict[tuple[str, int], dict[str, Any]] = {}
@@ -98,7 +98,7 @@ def main() -> int:
         work = Path(folder)
         alone_tasks = without_expectations(suite, work / suite.name)
         as_written = play_outcomes(suite / "tasks.jsonl", samples, work, "as-written", args.workers,
-                                   "--playtest-differential", "off")
+                                   "--playtest-benchmark-differential", "off")
         alone = play_outcomes(alone_tasks, samples, work, "alone", args.workers)
         reference_samples = repeated(suite / "samples" / "reference.jsonl", args.references, work)
         references = play_outcomes(alone_tasks, reference_samples, work, "references", args.workers)

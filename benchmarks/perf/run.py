@@ -333,11 +333,11 @@ def golden_cost(runs: int) -> dict[str, object]:
 
 def differential_cost(pairs: int) -> dict[str, object]:
     """What judging samples against their tasks' references costs a benchmark run: the playeval-mini mutants
-    run with ``-n 2``, ``--playtest-differential off`` and ``on``, in pairs whose order alternates; each ``on``
-    run records its references anew (a new store). The extra seconds per sample are the medians' difference
+    run with ``-n 2``, ``--playtest-benchmark-differential off`` and ``on``, in pairs whose order alternates; each
+    ``on`` run records its references anew (a new store). The extra seconds per sample are the medians' difference
     over the 36 samples; the run's divergences are listed (none is a correct sample's)."""
     command = [sys.executable, "-m", "pytest", str(MINI / "tasks.jsonl"), "--playtest", "-q", "-p",
-               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"), "-n", "2"]
+               "no:cacheprovider", "--playtest-benchmark-samples", str(MINI / "samples" / "mutants.jsonl"), "-n", "2"]
     seconds: dict[str, list[float]] = {"off": [], "on": []}
     diverged: list[dict[str, int]] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -345,7 +345,7 @@ def differential_cost(pairs: int) -> dict[str, object]:
             for mode in ("off", "on") if index % 2 == 0 else ("on", "off"):
                 results = Path(folder, f"{mode}.json")
                 started = time.perf_counter()
-                subprocess.run([*command, "--playtest-differential", mode, "--playtest-results", str(results),
+                subprocess.run([*command, "--playtest-benchmark-differential", mode, "--playtest-results", str(results),
                                 "--playtest-output", str(Path(folder, "out"))], cwd=ROOT, capture_output=True)
                 seconds[mode].append(time.perf_counter() - started)
                 if mode == "on":
@@ -365,8 +365,8 @@ def xdist_speedup(pairs: int, cold: int) -> dict[str, object]:
     samples first, as a suite run again does. ``cold`` ``-n 2`` runs before the pairs have no earlier store
     (samples in collection order). All runs must give the same results."""
     command = [sys.executable, "-m", "pytest", str(MINI / "tasks.jsonl"), "--playtest", "-q", "-p",
-               "no:cacheprovider", "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
-               "--playtest-differential", "off"]  # its cost is measured by itself: differential_cost
+               "no:cacheprovider", "--playtest-benchmark-samples", str(MINI / "samples" / "mutants.jsonl"),
+               "--playtest-benchmark-differential", "off"]  # its cost is measured by itself: differential_cost
     seconds: dict[str, list[float]] = {"serial": [], "n2": [], "n2_cold": []}
     metrics: dict[str, object] = {}
     runs = [("n2_cold", f"cold-{index}") for index in range(cold)]
@@ -405,7 +405,7 @@ def main() -> None:
                         help="-n 2 runs of playeval-mini without an earlier store, before the pairs")
     parser.add_argument("--golden-runs", type=int, default=3, help="golden runs recorded and checked per app")
     parser.add_argument("--differential-pairs", type=int, default=2,
-                        help="playeval-mini -n 2 runs with --playtest-differential off / on")
+                        help="playeval-mini -n 2 runs with --playtest-benchmark-differential off / on")
     parser.add_argument("--only", choices=("golden", "differential", "arrivals"), default=None,
                         help="measure only this part")
     parser.add_argument("--out", type=Path, default=None, help="results file (default results-<host>.json here)")

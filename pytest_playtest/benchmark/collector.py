@@ -5,7 +5,7 @@ Collection: every ``tasks.jsonl`` becomes a ``SuiteFile``; each (task, sample) a
 so a later stage is skipped when an earlier one failed; the three items of a sample share an
 ``xdist_group`` so that, with ``--dist loadgroup``, they run in order on one worker.
 
-With ``--playtest-shard`` every task is collected, and the tasks dealt to other shards are deselected
+With ``--playtest-benchmark-shard`` every task is collected, and the tasks dealt to other shards are deselected
 (``shard.py``): the deal sees every task of the run in every shard.
 
 Scoring happens in the controller only, from the reports (``pytest_runtest_logreport``), which carry the
@@ -85,12 +85,14 @@ def reference_completion(task: Task) -> str:
 
 
 def parse_ks(raw: Any) -> list[int]:
+    problem = (f"--playtest-benchmark-k / ini playtest_benchmark_k: expected a comma list of positive integers, "
+               f"got {raw!r}")
     try:
         ks = [int(part) for part in str(raw).split(",") if part.strip()]
     except ValueError:
-        raise pytest.UsageError(f"--playtest-k: expected a comma list of positive integers, got {raw!r}") from None
+        raise pytest.UsageError(problem) from None
     if not ks or any(k < 1 for k in ks):
-        raise pytest.UsageError(f"--playtest-k: expected a comma list of positive integers, got {raw!r}")
+        raise pytest.UsageError(problem)
     return ks
 
 
@@ -127,7 +129,7 @@ class _Play:
 class _SampleState:
     results: dict[str, bool] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)
-    #: the repair rounds (as dicts), once the sample has failed a stage and --playtest-repair asked for them
+    #: the repair rounds (as dicts), once the sample has failed a stage and --playtest-benchmark-repair asked for them
     repair: list[dict[str, Any]] | None = None
 
 
@@ -137,13 +139,13 @@ class BenchmarkPlugin:
     def __init__(self, config: pytest.Config, repairer: Repairer | None = None) -> None:
         self.config = config
         self.repair = repair_rounds(config)
-        #: what repairs a failing sample when ``--playtest-repair`` asks for rounds (plugin.py hands it over)
+        #: what repairs a failing sample when ``--playtest-benchmark-repair`` asks for rounds (plugin.py hands it over)
         self.repairer = repairer
         self.shard_asked = _shard(config)  # a bad value stops the run before anything is collected
         self.differential = differential_mode(config) == "on"
         self.references = References(references_path(config))
         if self.differential and not hasattr(config, "workerinput") \
-                and not config.getoption("playtest_resume", default=False):
+                and not setting(config, "playtest_benchmark_resume"):
             self.references.clear()  # before any worker starts: a new run records its references anew
         self._tmp: Path | None = None
         self._prepared: dict[tuple[str, str, int], _Prepared] = {}
@@ -151,11 +153,12 @@ class BenchmarkPlugin:
         # Controller side: (suite, task_id, sample) → stage → passed; and what each task is.
         self.outcomes: dict[tuple[str, str, int], dict[str, bool]] = {}
         self.task_info: dict[tuple[str, str], dict[str, Any]] = {}
-        #: (suite, task_id, sample) → its repair rounds, from the reports (--playtest-repair)
+        #: (suite, task_id, sample) → its repair rounds, from the reports (--playtest-benchmark-repair)
         self.repairs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
         #: the suites the run collected tasks of, whether this shard holds any of them or not
         self.suites: set[str] = set()
-        #: this shard of the run (``--playtest-shard``): index, count, split (the deal's id) and tasks it holds
+        #: this shard of the run (``--playtest-benchmark-shard``): index, count, split (the deal's id) and the tasks
+        #: it holds
         self.shard: dict[str, Any] | None = None
         self.results: dict[str, Any] | None = None
 
@@ -193,9 +196,9 @@ class BenchmarkPlugin:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
     # -- the shard (in each process that collects: all of them deal alike) -----------------------------------
-    @pytest.hookimpl(tryfirst=True)  # before -k, --deselect and --playtest-resume: the deal sees every task
+    @pytest.hookimpl(tryfirst=True)  # before -k, --deselect and --playtest-benchmark-resume: the deal sees every task
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        """Keep the tasks dealt to this shard (``--playtest-shard``), and note the suites the run covers."""
+        """Keep the tasks dealt to this shard (``--playtest-benchmark-shard``), and note the suites the run covers."""
         stages = [item for item in items if isinstance(item, StageItem)]
         self.suites.update(item.suite for item in stages)
         if self.shard_asked is not None:
@@ -260,7 +263,7 @@ class BenchmarkPlugin:
         if hasattr(self.config, "workerinput") or self.config.getoption("collectonly") \
                 or not (self.outcomes or self.suites):
             return
-        ks = parse_ks(setting(self.config, "playtest_k"))
+        ks = parse_ks(setting(self.config, "playtest_benchmark_k"))
         per_task: dict[tuple[str, str], list[dict[str, bool]]] = {}
         for (suite, task_id, _), stages in sorted(self.outcomes.items()):
             per_task.setdefault((suite, task_id), []).append(stages)
@@ -354,7 +357,7 @@ class SuiteFile(pytest.File):
         tasks, task_errors = load_tasks(self.path)
         suite = self.path.parent.name
         errors: list[LineError] = list(task_errors)
-        samples_option = setting(self.config, "playtest_samples")
+        samples_option = setting(self.config, "playtest_benchmark_samples")
         samples: dict[str, list[Sample]]
         if samples_option:
             samples_path = Path(samples_option)
@@ -363,7 +366,7 @@ class SuiteFile(pytest.File):
             try:
                 samples, sample_errors = load_samples(samples_path, [task.task_id for task in tasks])
             except OSError as exc:
-                raise self.CollectError(f"--playtest-samples: cannot read {samples_path}: {exc}") from None
+                raise self.CollectError(f"--playtest-benchmark-samples: cannot read {samples_path}: {exc}") from None
             errors.extend(sample_errors)
         else:
             samples = {}
@@ -487,7 +490,7 @@ class StageItem(pytest.Item):
 
     def _repair(self, plugin: BenchmarkPlugin, repairer: Repairer, stage: str, failure: StageFailed
                 ) -> list[dict[str, Any]]:
-        """The repair rounds of this sample (``--playtest-repair``), run where its stages run."""
+        """The repair rounds of this sample (``--playtest-benchmark-repair``), run where its stages run."""
         from ..report.artifacts import artifacts_dir
 
         runtime = self.config.stash[RUNTIME_KEY]
@@ -619,7 +622,7 @@ class StageItem(pytest.Item):
 
     def _playthrough(self, repo: Path, artifacts: Path) -> _Play:
         """The task's playtest of the app in ``repo`` and, if it passes, the reference's inputs replayed on it
-        (``--playtest-differential``); their artifacts in ``artifacts``."""
+        (``--playtest-benchmark-differential``); their artifacts in ``artifacts``."""
         from ..golden import GoldenRun
 
         runtime = self.config.stash.get(RUNTIME_KEY, None)
@@ -693,32 +696,32 @@ class StageItem(pytest.Item):
 
 
 def repair_rounds(config: pytest.Config) -> int:
-    """``--playtest-repair N``: how many repair rounds a failing sample gets (0: no repair)."""
-    raw = setting(config, "playtest_repair") or 0
+    """``--playtest-benchmark-repair N``: how many repair rounds a failing sample gets (0: no repair)."""
+    raw = setting(config, "playtest_benchmark_repair") or 0
     try:
         rounds = int(raw)
     except (TypeError, ValueError):
         rounds = -1
     if rounds < 0:
-        raise pytest.UsageError(f"--playtest-repair / ini playtest_repair: expected a number of rounds >= 0, "
-                                f"got {raw!r}")
+        raise pytest.UsageError(f"--playtest-benchmark-repair / ini playtest_benchmark_repair: expected a number of "
+                                f"rounds >= 0, got {raw!r}")
     if rounds and not setting(config, "playtest_model"):
-        raise pytest.UsageError("--playtest-repair asks a model for new code: pass --playtest-model NAME "
+        raise pytest.UsageError("--playtest-benchmark-repair asks a model for new code: pass --playtest-model NAME "
                                 "(ini playtest_model) and, for a local server, --playtest-base-url URL")
     return rounds
 
 
 def differential_mode(config: pytest.Config) -> DifferentialMode:
-    """``--playtest-differential``: whether samples are also judged against their task's reference."""
-    raw = str(setting(config, "playtest_differential") or "on")
+    """``--playtest-benchmark-differential``: whether samples are also judged against their task's reference."""
+    raw = str(setting(config, "playtest_benchmark_differential") or "on")
     if raw not in DIFFERENTIAL_MODES:
-        raise pytest.UsageError(f"--playtest-differential / ini playtest_differential: expected one of "
-                                f"{', '.join(DIFFERENTIAL_MODES)}, got {raw!r}")
+        raise pytest.UsageError(f"--playtest-benchmark-differential / ini playtest_benchmark_differential: expected "
+                                f"one of {', '.join(DIFFERENTIAL_MODES)}, got {raw!r}")
     return raw
 
 
 def _shard(config: pytest.Config) -> Shard | None:
-    raw = setting(config, "playtest_shard")
+    raw = setting(config, "playtest_benchmark_shard")
     try:
         return Shard.parse(str(raw)) if raw else None
     except ShardError as exc:
@@ -726,22 +729,23 @@ def _shard(config: pytest.Config) -> Shard | None:
 
 
 def shard_costs_path(config: pytest.Config) -> Path | None:
-    """The earlier run's store ``--playtest-shard`` deals the tasks by (``--playtest-shard-costs``)."""
-    raw = setting(config, "playtest_shard_costs")
+    """The earlier run's store ``--playtest-benchmark-shard`` deals the tasks by
+    (``--playtest-benchmark-shard-costs``)."""
+    raw = setting(config, "playtest_benchmark_shard_costs")
     return config.invocation_params.dir / Path(raw) if raw else None
 
 
 def _earlier_costs(config: pytest.Config) -> dict[str, float]:
-    """Each sample's seconds in the store ``--playtest-shard-costs`` names (empty without one)."""
+    """Each sample's seconds in the store ``--playtest-benchmark-shard-costs`` names (empty without one)."""
     path = shard_costs_path(config)
     if path is None:
         return {}
     try:
         return stored_seconds(read_store(path))
     except (OSError, UnicodeDecodeError) as exc:
-        raise pytest.UsageError(f"--playtest-shard-costs: cannot read {path}: {exc}") from None
+        raise pytest.UsageError(f"--playtest-benchmark-shard-costs: cannot read {path}: {exc}") from None
     except (TypeError, ValueError) as exc:  # a JSON line whose duration is no number
-        raise pytest.UsageError(f"--playtest-shard-costs: {path} is not a run store: {exc}") from None
+        raise pytest.UsageError(f"--playtest-benchmark-shard-costs: {path} is not a run store: {exc}") from None
 
 
 def _mean(values: list[float]) -> float | None:

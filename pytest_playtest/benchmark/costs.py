@@ -8,8 +8,8 @@ A sample's cost is what it took in an earlier run: the seconds of its stage repo
 same ``--playtest-results`` file, read before this run starts a new store. A sample that run did not hold
 costs the median of its task's samples there. Without an earlier run, the task's play timeout (its
 budget) orders the tasks. A unit of work with no estimate (another test, a task the earlier run did not
-have) takes the median of the others' estimates, so it keeps its place among them. ``--playtest-shard``
-deals the tasks by the same costs (``task_costs``), from the store ``--playtest-shard-costs`` names.
+have) takes the median of the others' estimates, so it keeps its place among them. ``--playtest-benchmark-shard``
+deals the tasks by the same costs (``task_costs``), from the store ``--playtest-benchmark-shard-costs`` names.
 
 Samples are named by their node id without the stage (``<suite file>::<task id>[s<N>]``), as the xdist
 controller sees them.

@@ -4,8 +4,8 @@
 
 - shards: one run split across machines, each file holding a disjoint set of tasks (a shard dealt no task
   holds none). The per-task counts are pooled and every metric is recomputed, exactly as if the run had
-  happened on one machine. Files from ``--playtest-shard`` name their deal: shards of different deals
-  (other ``--playtest-shard-costs``, another shard count) are refused, as is the same shard twice.
+  happened on one machine. Files from ``--playtest-benchmark-shard`` name their deal: shards of different deals
+  (other ``--playtest-benchmark-shard-costs``, another shard count) are refused, as is the same shard twice.
 - runs: the same tasks evaluated R times (the paper reports 5 repetitions). Every metric becomes the
   mean over runs, with a 95 % Student-t confidence interval.
 - auto (default): shards when the task sets are disjoint, runs when they are equal, an error otherwise.
@@ -262,7 +262,7 @@ def _check_deal(results: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> 
             raise MergeError(
                 f"{first_label} and {label} are shards of different deals (split {first['split']} into "
                 f"{first['count']}, split {shard['split']} into {shard['count']}): run every shard of a run with "
-                "the same suites, shard count and --playtest-shard-costs")
+                "the same suites, shard count and --playtest-benchmark-shard-costs")
         if shard["index"] in seen:
             raise MergeError(f"{seen[shard['index']]} and {label} are both shard {shard['index']}/{shard['count']}")
         seen[shard["index"]] = label

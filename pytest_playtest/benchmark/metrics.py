@@ -18,7 +18,7 @@ from ..usage import TokenPrice
 
 STAGES: tuple[str, ...] = ("exec", "pass", "play")
 #: Play judged by the playtest alone, as if no sample had been compared with its task's reference: the metric
-#: ``play_without_divergence@k`` of a run with ``--playtest-differential on``.
+#: ``play_without_divergence@k`` of a run with ``--playtest-benchmark-differential on``.
 UNDIFFERENTIAL = "play_without_divergence"
 #: What every results file holds (``compute_metrics`` writes them; ``playtest-merge`` refuses a file without one).
 RESULT_KEYS: tuple[str, ...] = ("suite", "n", "k", "metrics", "by_language", "by_category", "tasks", "tokens",

@@ -1,4 +1,4 @@
-"""A task's reference as the play stage's oracle (``--playtest-differential``; docs/differential.md).
+"""A task's reference as the play stage's oracle (``--playtest-benchmark-differential``; docs/differential.md).
 
 A task's ``repo`` with its own code in place is a working app. Its playtest is recorded once per task as a
 golden run (explored with the task's spec, then replayed to measure its noise); a sample that passes its own
@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Literal
 
 from ..report.artifacts import slugify
+from ..settings import DIFFERENTIAL_MODES as DIFFERENTIAL_MODES  # what --playtest-benchmark-differential takes
+from ..settings import DifferentialMode as DifferentialMode
 from ..sights import SIGHTS_FILE
 
-#: What ``--playtest-differential`` (ini ``playtest_differential``) takes.
-DifferentialMode = Literal["on", "off"]
-DIFFERENTIAL_MODES: tuple[DifferentialMode, ...] = ("on", "off")
 #: Why a task has no reference (its own playtest did not pass, its copy could not be built...).
 UNAVAILABLE_FILE = "unavailable.txt"
 #: What a sample failed by: its own playtest, or the reference's inputs (``failed_by`` of a play stage).

@@ -47,7 +47,8 @@ class SampleRepair(Protocol):
 
 
 class Repairer(Protocol):
-    """What the collector is handed to repair samples with (``--playtest-repair``): it never imports repair/."""
+    """What the collector is handed to repair samples with (``--playtest-benchmark-repair``): it never imports
+    repair/."""
 
     def __call__(self, task: Task, *, rounds: int, options: Mapping[str, Any], workdir: Path, artifacts: Path,
                  run_stage: RunStage) -> SampleRepair: ...

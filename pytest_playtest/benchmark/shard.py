@@ -1,13 +1,13 @@
 """One shard of a benchmark run: a deterministic, balanced split by task, for CI matrices and Kubernetes
 Indexed Jobs.
 
-``--playtest-shard I/N`` (1-based ``I``) keeps the samples of the tasks dealt to shard ``I``; all samples of
+``--playtest-benchmark-shard I/N`` (1-based ``I``) keeps the samples of the tasks dealt to shard ``I``; all samples of
 a task stay in one shard, so ``playtest-merge`` of the N shards' results pools disjoint task sets into the
-numbers of the whole run. ``--playtest-shard auto/N`` takes ``I`` from ``JOB_COMPLETION_INDEX`` (0-based, as
+numbers of the whole run. ``--playtest-benchmark-shard auto/N`` takes ``I`` from ``JOB_COMPLETION_INDEX`` (0-based, as
 Kubernetes sets it).
 
 The tasks of every suite of the run are put in one order, the costliest first when the cost of each is
-known (``--playtest-shard-costs``: an earlier run's store), else by suite file and task id, and dealt out
+known (``--playtest-benchmark-shard-costs``: an earlier run's store), else by suite file and task id, and dealt out
 like cards, there and back (shards 1..N, then N..1, ...): shard sizes differ by one task at most, and the
 costly tasks are spread over the shards. Every machine computes the same deal from the same suites (and
 the same costs) without talking to the others; ``split_id`` names the deal, so that a merge can tell shards
@@ -42,18 +42,18 @@ class Shard:
         environ = dict(os.environ) if environ is None else environ
         match = re.fullmatch(r"\s*(\d+|auto)\s*/\s*(\d+)\s*", raw)
         if not match:
-            raise ShardError(f"--playtest-shard: expected I/N (e.g. 2/4) or auto/N, got {raw!r}")
+            raise ShardError(f"--playtest-benchmark-shard: expected I/N (e.g. 2/4) or auto/N, got {raw!r}")
         count = int(match.group(2))
         if match.group(1) == "auto":
             value = environ.get(INDEX_VARIABLE, "")
             if not value.isdigit():
-                raise ShardError(f"--playtest-shard auto/{count}: {INDEX_VARIABLE} is not set to an index "
+                raise ShardError(f"--playtest-benchmark-shard auto/{count}: {INDEX_VARIABLE} is not set to an index "
                                  f"(got {value!r})")
             index = int(value) + 1
         else:
             index = int(match.group(1))
         if count < 1 or not 1 <= index <= count:
-            raise ShardError(f"--playtest-shard: shard {index} of {count} does not exist (1 <= I <= N)")
+            raise ShardError(f"--playtest-benchmark-shard: shard {index} of {count} does not exist (1 <= I <= N)")
         return cls(index, count)
 
     def holds(self, order: Sequence[TaskKey]) -> list[TaskKey]:

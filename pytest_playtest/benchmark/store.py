@@ -2,9 +2,9 @@
 
 The controller appends each stage item's reports (setup, call, teardown; serialized as xdist sends them) to
 ``<results>.store.jsonl`` beside ``--playtest-results``. A killed run loses at most the line being written.
-``--playtest-resume`` deselects the stage items the store already holds and feeds their stored reports to
+``--playtest-benchmark-resume`` deselects the stage items the store already holds and feeds their stored reports to
 the scoring, so the metrics are computed from the store's content: a resumed run gives the numbers an
-uninterrupted one would. Without ``--playtest-resume`` a run starts a new store. Under xdist the controller
+uninterrupted one would. Without ``--playtest-benchmark-resume`` a run starts a new store. Under xdist the controller
 first reads what each sample cost in the store it replaces, so that the longest samples go out first
 (``scheduling.py``).
 """
@@ -47,7 +47,7 @@ def _finished(stored: Iterator[dict[str, Any]]) -> dict[tuple[str, str, int, str
 
 
 class StorePlugin:
-    """Writes the store (controller) and, with ``--playtest-resume``, skips and replays what it holds."""
+    """Writes the store (controller) and, with ``--playtest-benchmark-resume``, skips and replays what it holds."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
@@ -55,9 +55,9 @@ class StorePlugin:
         costs = shard_costs_path(config)
         if self.path is not None and costs is not None and costs.resolve() == self.path.resolve():
             # the run rewrites it while xdist workers read it to deal the tasks: they would deal differently
-            raise pytest.UsageError(f"--playtest-shard-costs: {costs} is the store this run writes; give the store "
-                                    "of an earlier run (a copy of it)")
-        self.resume = bool(config.getoption("playtest_resume", default=False))
+            raise pytest.UsageError(f"--playtest-benchmark-shard-costs: {costs} is the store this run writes; give the "
+                                    "store of an earlier run (a copy of it)")
+        self.resume = bool(setting(config, "playtest_benchmark_resume"))
         self._out: Any = None
         parallel = self.controller and config.getoption("dist", default="no") != "no"
         earlier = list(self._read()) if self.resume or parallel else []

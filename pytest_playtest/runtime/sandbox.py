@@ -31,12 +31,10 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Literal, get_args
 
 from ..errors import SandboxError, SandboxWarning
-
-SandboxMode = Literal["auto", "on", "off"]
-SANDBOX_MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
+from ..settings import SANDBOX_MODES as SANDBOX_MODES  # the modes are a setting's values; spec.py reads them here
+from ..settings import SandboxMode
 
 #: Folders whose content the app never sees (each becomes an empty, size-bounded tmpfs).
 HIDDEN = ("/root", "/home", "/tmp", "/run", "/var/tmp", "/dev/shm")

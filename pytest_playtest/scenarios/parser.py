@@ -30,6 +30,7 @@ import yaml
 
 from .. import rules
 from ..errors import ScenarioError
+from ..settings import CASE_MODES
 from .grammar import parse_expectation
 from .model import Case, Functionality, ScenarioFile, StepText
 
@@ -37,7 +38,8 @@ from .model import Case, Functionality, ScenarioFile, StepText
 #: credentials of its login steps) and ``cases`` (whether they depend on each other).
 FRONT_MATTER_KEYS = ("app", "strategy", "size", "env", "timeout", "policy", "sandbox", "login", "cases")
 LOGIN_KEYS = ("username", "password", "email")
-CASES = ("sequential", "independent")
+#: What the front matter's ``cases`` takes (``--playtest-scenario-cases`` too).
+CASES = CASE_MODES
 FENCE = "---"
 
 _HEADING = re.compile(r"^\s*#{1,6}(?:\s|\*|$)")

@@ -105,8 +105,8 @@ def _workers_per_sample(store: Path) -> set[int]:
 
 
 def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,3",
-                  "--playtest-results", "results.json", "-v")
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
+                  "--playtest-benchmark-k", "1,3", "--playtest-results", "results.json", "-v")
     output = result.stdout.str()
     # s0 fails exec (syntax), s1 fails pass (unit tests), s2 gets through every stage.
     assert "toy/add[s0]::exec FAILED" in output
@@ -131,7 +131,7 @@ def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest
 
 
 def test_xdist_gives_the_same_results_as_serial(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    common = ("suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2")
+    common = ("suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-benchmark-k", "1,2")
     _run(pytester, *common, "--playtest-results", "serial.json")
     _run(pytester, *common, "--playtest-results", "xdist.json", "-n", "2")
     serial = json.loads((pytester.path / "serial.json").read_text())
@@ -152,7 +152,7 @@ def test_without_samples_each_task_is_its_own_sample(pytester: pytest.Pytester, 
 
 def test_a_task_without_samples_is_named_in_a_warning(pytester: pytest.Pytester, toy_suite: Path) -> None:
     (toy_suite / "tasks.jsonl").write_text(_task("toy/add") + "\n" + _task("toy/other") + "\n")
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-results",
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-results",
                   "results.json")
     result.stdout.fnmatch_lines(["*PlaytestBenchmarkWarning: tasks.jsonl:2: task 'toy/other' has no samples*"])
     assert list(json.loads((pytester.path / "results.json").read_text())["tasks"]) == ["toy/add"]
@@ -168,9 +168,10 @@ def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
 
 def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pytester) -> None:
     # judged by the playtests alone, as documented (benchmarks/differential/playeval.py measures the references)
-    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
-                  "--playtest-k", "1,3", "--playtest-results", "mini.json", "-n", "2", "--dist", "loadgroup",
-                  "--playtest-differential", "off")
+    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
+                  str(MINI / "samples" / "mutants.jsonl"),
+                  "--playtest-benchmark-k", "1,3", "--playtest-results", "mini.json", "-n", "2", "--dist", "loadgroup",
+                  "--playtest-benchmark-differential", "off")
     results = json.loads((pytester.path / "mini.json").read_text())
     assert _workers_per_sample(pytester.path / "mini.store.jsonl") == {1}
     metrics = results["metrics"]
@@ -195,8 +196,9 @@ def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pyte
 def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pytester) -> None:
     """playeval-mini's JavaScript and TypeScript mutants: the browser's error, esbuild's output and node's test
     runner are quoted in the failures; the play-only slips fail the playtest's rule."""
-    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-samples", str(MINI / "samples" / "mutants.jsonl"),
-                  "-k", "dodge or tally", "-n", "2", "--playtest-differential", "off")
+    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
+                  str(MINI / "samples" / "mutants.jsonl"), "-k", "dodge or tally", "-n", "2",
+                  "--playtest-benchmark-differential", "off")
     output = result.stdout.str()
     # a syntax error in plain JavaScript: the page's uncaught SyntaxError, with where
     assert "exception: SyntaxError: missing ) after argument list at /logic.js:11:" in output
@@ -230,7 +232,7 @@ def _on_add_suite(toy_suite: Path, pytester: pytest.Pytester) -> None:
 def test_a_sample_that_passes_its_playtest_is_judged_against_the_tasks_reference(
         pytester: pytest.Pytester, toy_suite: Path) -> None:
     _on_add_suite(toy_suite, pytester)
-    common = ("suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "-v")
+    common = ("suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "-v")
     result = _run(pytester, *common, "--playtest-results", "results.json")
     output = result.stdout.str()
     assert "toy/on-add[s0]::play PASSED" in output and "toy/on-add[s1]::play FAILED" in output
@@ -245,9 +247,9 @@ def test_a_sample_that_passes_its_playtest_is_judged_against_the_tasks_reference
 
     # a resumed run reuses the reference; off judges by the playtest alone
     (pytester.path / "results.store.jsonl").write_text("")
-    _run(pytester, *common, "--playtest-results", "results.json", "--playtest-resume")
+    _run(pytester, *common, "--playtest-results", "results.json", "--playtest-benchmark-resume")
     assert (reference / "sights.jsonl").stat().st_mtime_ns == recorded
-    off = _run(pytester, *common, "--playtest-differential", "off", "--playtest-results", "off.json")
+    off = _run(pytester, *common, "--playtest-benchmark-differential", "off", "--playtest-results", "off.json")
     off.assert_outcomes(passed=6)
     assert "diverged" not in json.loads((pytester.path / "off.json").read_text())["tasks"]["toy/on-add"]
 
@@ -257,8 +259,8 @@ def test_a_task_whose_reference_does_not_pass_its_playtest_judges_by_the_playtes
     _on_add_suite(toy_suite, pytester)
     main = toy_suite / "toy" / "main.py"  # the task's own handler raises on every click
     main.write_text(main.read_text().replace("add(self.total, 1)", "add(self.total, '1')"))
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-results",
-                  "results.json", "--playtest-differential", "on", "-rA")
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-results",
+                  "results.json", "--playtest-benchmark-differential", "on", "-rA")
     result.assert_outcomes(passed=6)
     why = pytester.path / "results.references" / "suite" / "toy_on-add" / "unavailable.txt"
     assert "exception" in why.read_text() and "no golden run recorded: the playtest did not pass" in why.read_text()
@@ -266,6 +268,8 @@ def test_a_task_whose_reference_does_not_pass_its_playtest_judges_by_the_playtes
 
 
 def test_a_bad_differential_mode_is_a_usage_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-differential", "maybe")
-    result.stderr.fnmatch_lines(["*--playtest-differential / ini playtest_differential: expected one of on, off, "
-                                 "got 'maybe'*"])
+    result = _run(pytester, "suite/tasks.jsonl", "-o", "playtest_benchmark_differential=maybe")
+    result.stderr.fnmatch_lines(["*--playtest-benchmark-differential / ini playtest_benchmark_differential: "
+                                 "expected one of on, off, got 'maybe'*"])
+    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-differential", "maybe")  # argparse's choices
+    result.stderr.fnmatch_lines(["*--playtest-benchmark-differential: invalid choice: 'maybe'*"])

@@ -57,15 +57,15 @@ def test_shards_split_by_task_disjoint_and_complete(pytester: pytest.Pytester,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     suite = _suite(pytester.path, tasks=12)
     whole = _collected(pytester, str(suite))
-    shards = [_collected(pytester, str(suite), "--playtest-shard", f"{i}/3") for i in (1, 2, 3)]
+    shards = [_collected(pytester, str(suite), "--playtest-benchmark-shard", f"{i}/3") for i in (1, 2, 3)]
     assert sorted(sum(shards, [])) == sorted(whole)
     tasks_of = [{node.split("::")[1].split("[")[0] for node in shard} for shard in shards]
     assert [len(tasks) for tasks in tasks_of] == [4, 4, 4]  # 12 tasks dealt to 3 shards
     assert not (tasks_of[0] & tasks_of[1]) and not (tasks_of[1] & tasks_of[2]) and not (tasks_of[0] & tasks_of[2])
     # all samples of a task (its three stages) stay in one shard, and the split is the same every time
-    assert shards[1] == _collected(pytester, str(suite), "--playtest-shard", "2/3")
+    assert shards[1] == _collected(pytester, str(suite), "--playtest-benchmark-shard", "2/3")
     monkeypatch.setenv("JOB_COMPLETION_INDEX", "1")
-    assert _collected(pytester, str(suite), "--playtest-shard", "auto/3") == shards[1]
+    assert _collected(pytester, str(suite), "--playtest-benchmark-shard", "auto/3") == shards[1]
 
 
 def test_tasks_are_dealt_evenly_the_costliest_first() -> None:
@@ -92,19 +92,22 @@ def test_shards_are_dealt_by_the_costs_an_earlier_store_recorded(pytester: pytes
         nodes = _collected(pytester, str(suite), *args)
         return sorted({node.split("::")[1].split("[")[0] for node in nodes})
 
-    assert [tasks_of("--playtest-shard", f"{i}/2") for i in (1, 2)] == [["toy/t0", "toy/t3"], ["toy/t1", "toy/t2"]]
+    assert [tasks_of("--playtest-benchmark-shard", f"{i}/2") for i in (1, 2)] == [["toy/t0", "toy/t3"],
+                                                                                 ["toy/t1", "toy/t2"]]
     store = pytester.path / "earlier.store.jsonl"
     reports = [{"nodeid": f"my-suite/tasks.jsonl::toy/t{task}[s0]::{stage}", "when": "call", "duration": seconds}
                for task, seconds in enumerate((1.0, 50.0, 40.0, 2.0)) for stage in ("exec", "pass", "play")]
     store.write_text("".join(json.dumps(report) + "\n" for report in reports))
-    costs = ("--playtest-shard-costs", str(store))
-    assert [tasks_of("--playtest-shard", f"{i}/2", *costs) for i in (1, 2)] == [["toy/t0", "toy/t1"],
-                                                                                ["toy/t2", "toy/t3"]]
+    costs = ("--playtest-benchmark-shard-costs", str(store))
+    assert [tasks_of("--playtest-benchmark-shard", f"{i}/2", *costs) for i in (1, 2)] == [["toy/t0", "toy/t1"],
+                                                                                          ["toy/t2", "toy/t3"]]
     missing = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--collect-only", str(suite),
-                                 "--playtest-shard", "1/2", "--playtest-shard-costs", "nowhere.store.jsonl")
-    assert f"--playtest-shard-costs: cannot read {pytester.path / 'nowhere.store.jsonl'}" in missing.stderr.str()
+                                 "--playtest-benchmark-shard", "1/2", "--playtest-benchmark-shard-costs",
+                                 "nowhere.store.jsonl")
+    assert (f"--playtest-benchmark-shard-costs: cannot read {pytester.path / 'nowhere.store.jsonl'}"
+            in missing.stderr.str())
     own = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--collect-only", str(suite),
-                             "--playtest-shard", "1/2", "--playtest-results", "earlier.json", *costs)
+                             "--playtest-benchmark-shard", "1/2", "--playtest-results", "earlier.json", *costs)
     assert "is the store this run writes" in own.stderr.str()
 
 
@@ -112,7 +115,7 @@ def test_shard_values_are_checked() -> None:
     assert Shard.parse("2/4") == Shard(2, 4)
     assert Shard.parse("auto/4", {"JOB_COMPLETION_INDEX": "0"}) == Shard(1, 4)
     for bad in ("0/4", "5/4", "2", "a/b"):
-        with pytest.raises(ShardError, match="--playtest-shard"):
+        with pytest.raises(ShardError, match="--playtest-benchmark-shard"):
             Shard.parse(bad, {})
     with pytest.raises(ShardError, match="JOB_COMPLETION_INDEX is not set"):
         Shard.parse("auto/2", {})
@@ -121,7 +124,7 @@ def test_shard_values_are_checked() -> None:
 def test_a_bad_shard_is_a_usage_error(pytester: pytest.Pytester) -> None:
     suite = _suite(pytester.path, tasks=1)
     result = pytester.runpytest("--playtest", "-p", "no:cacheprovider", "--collect-only", str(suite),
-                                "--playtest-shard", "3/2")
+                                "--playtest-benchmark-shard", "3/2")
     assert "shard 3 of 2 does not exist" in result.stderr.str() + result.stdout.str()
 
 
@@ -168,7 +171,7 @@ def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pyteste
     from tests.benchmark.test_collector import _run
 
     suite = _toy_suite(pytester)
-    args = [str(suite / "tasks.jsonl"), "--playtest-samples", str(pytester.path / "samples.jsonl")]
+    args = [str(suite / "tasks.jsonl"), "--playtest-benchmark-samples", str(pytester.path / "samples.jsonl")]
     _run(pytester, *args, "--playtest-results", "whole.json")
     whole = json.loads((pytester.path / "whole.json").read_text())
     assert len(_store_lines(pytester.path / "whole.store.jsonl")) == 3 * 3 * 3  # samples x stages x phases
@@ -181,7 +184,7 @@ def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pyteste
     with open(store, "a") as out:  # as a kill in the middle of a write leaves the store
         out.write(store.read_text().splitlines()[-1][:40])
 
-    resumed = _run(pytester, *args, "--playtest-results", "part.json", "--playtest-resume")
+    resumed = _run(pytester, *args, "--playtest-results", "part.json", "--playtest-benchmark-resume")
     assert f"{len(finished)} deselected" in resumed.stdout.str()  # the stored stages did not run again
     part = json.loads((pytester.path / "part.json").read_text())
     assert part["metrics"] == whole["metrics"] and part["tasks"] == whole["tasks"]
@@ -209,7 +212,7 @@ def _two_task_suite(pytester: pytest.Pytester, completions: tuple[str, ...]) -> 
     samples = [{"task_id": task, "completion": completion, "tokens": 5 + 4 * number}
                for task in tasks for number, completion in enumerate(completions)]
     (pytester.path / "samples.jsonl").write_text("".join(json.dumps(sample) + "\n" for sample in samples))
-    return ["suite/", "--playtest-samples", "samples.jsonl", "--playtest-k", "1,2"]
+    return ["suite/", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-benchmark-k", "1,2"]
 
 
 @needs_xvfb
@@ -220,7 +223,8 @@ def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) ->
     args = _two_task_suite(pytester, ("return total +\n", "return total + amount\n"))
     _run(pytester, *args, "--playtest-results", "whole.json")
     for index in (1, 2):
-        shard = _run(pytester, *args, "--playtest-shard", f"{index}/2", "--playtest-results", f"shard-{index}.json")
+        shard = _run(pytester, *args, "--playtest-benchmark-shard", f"{index}/2",
+                     "--playtest-results", f"shard-{index}.json")
         shard.assert_outcomes(passed=3, failed=1, skipped=2)  # its task's two samples
     merged = subprocess.run([str(MERGE), "merged.json", "shard-1.json", "shard-2.json"], cwd=pytester.path,
                             capture_output=True, text=True, check=True)
@@ -244,9 +248,10 @@ def test_a_shard_dealt_no_task_writes_results_that_merge(pytester: pytest.Pytest
     args = _two_task_suite(pytester, ("return total +\n", "return (total\n"))
     _run(pytester, *args, "--playtest-results", "whole.json").assert_outcomes(failed=4, skipped=8)
     for index in (1, 2):
-        shard = _run(pytester, *args, "--playtest-shard", f"{index}/3", "--playtest-results", f"shard-{index}.json")
+        shard = _run(pytester, *args, "--playtest-benchmark-shard", f"{index}/3",
+                     "--playtest-results", f"shard-{index}.json")
         shard.assert_outcomes(failed=2, skipped=4)
-    empty = _run(pytester, *args, "--playtest-shard", "3/3", "--playtest-results", "shard-3.json")
+    empty = _run(pytester, *args, "--playtest-benchmark-shard", "3/3", "--playtest-results", "shard-3.json")
     assert empty.ret == 0 and "12 deselected" in empty.stdout.str()  # the other shards' 4 samples x 3 stages
     empty.stdout.fnmatch_lines(["shard 3/3 of split * holds no task*"])
     results = json.loads((pytester.path / "shard-3.json").read_text())

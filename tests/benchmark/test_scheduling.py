@@ -138,8 +138,8 @@ def test_a_real_n2_run_starts_the_samples_its_earlier_store_found_longest(pytest
         json.dumps({"nodeid": f"{sample.format(index)}::exec", "when": "call", "duration": seconds}) + "\n"
         for index, seconds in earlier.items()))
     result = pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "suite/tasks.jsonl",
-                                           "--playtest-samples", "samples.jsonl", "--playtest-results", "run.json",
-                                           "-n", "2", timeout=120)
+                                           "--playtest-benchmark-samples", "samples.jsonl",
+                                           "--playtest-results", "run.json", "-n", "2", timeout=120)
     result.assert_outcomes(failed=4, skipped=8)
     firsts: dict[str, tuple[float, str]] = {}  # each worker's first sample: (start, sample)
     samples_seen = set()

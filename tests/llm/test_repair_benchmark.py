@@ -72,7 +72,7 @@ def suite(pytester: pytest.Pytester) -> Path:
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(
         "--playtest", "-p", "no:cacheprovider", "--playtest-output", str(pytester.path / "out"),
-        "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl", "--playtest-model", "repair-model", *args,
+        "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-model", "repair-model", *args,
         timeout=400)
 
 
@@ -85,7 +85,7 @@ def test_a_mutant_repaired_in_round_two_passes_play_and_the_metrics_follow_the_s
         pytester: pytest.Pytester, suite: Path) -> None:
     before = tree(suite)
     with OpenAIServer(default=script) as server:
-        result = run(pytester, "--playtest-base-url", server.url, "--playtest-repair", "2",
+        result = run(pytester, "--playtest-base-url", server.url, "--playtest-benchmark-repair", "2",
                      "--playtest-results", "results.json", "-v", "--html", "report.html", "--self-contained-html")
     output = result.stdout.str()
     results = json.loads((pytester.path / "results.json").read_text())
@@ -166,7 +166,7 @@ def test_endpoint_down_keeps_every_outcome_warns_and_writes_nothing_into_the_rep
         pytester: pytest.Pytester, suite: Path, closed_port_url: str) -> None:
     before = tree(suite)
     plain = run(pytester, "--playtest-results", "plain.json")
-    down = run(pytester, "--playtest-base-url", closed_port_url, "--playtest-repair", "2",
+    down = run(pytester, "--playtest-base-url", closed_port_url, "--playtest-benchmark-repair", "2",
                "--playtest-results", "down.json")
     without = json.loads((pytester.path / "plain.json").read_text())
     repaired = json.loads((pytester.path / "down.json").read_text())
@@ -215,7 +215,7 @@ def test_a_typescript_sample_is_repaired_through_the_same_splice_build_and_page(
         return Reply(content="I cannot tell.", prompt_tokens=1, completion_tokens=1)
 
     with OpenAIServer(default=answer) as server:
-        result = run(pytester, "--playtest-base-url", server.url, "--playtest-repair", "1",
+        result = run(pytester, "--playtest-base-url", server.url, "--playtest-benchmark-repair", "1",
                      "--playtest-results", "results.json")
     output = result.stdout.str()
     results = json.loads((pytester.path / "results.json").read_text())

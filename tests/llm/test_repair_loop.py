@@ -125,10 +125,11 @@ def test_rounds_go_on_after_a_reply_without_code_and_stop_at_the_first_pass(
 
 
 def test_bad_repair_options_are_usage_errors(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest_subprocess("--playtest", "--playtest-repair", "-2")
-    result.stderr.fnmatch_lines(["*--playtest-repair / ini playtest_repair: expected a number of rounds >= 0*"])
-    result = pytester.runpytest_subprocess("--playtest", "--playtest-repair", "2")
-    result.stderr.fnmatch_lines(["*--playtest-repair asks a model for new code: pass --playtest-model NAME*"])
+    result = pytester.runpytest_subprocess("--playtest", "--playtest-benchmark-repair", "-2")
+    result.stderr.fnmatch_lines(["*--playtest-benchmark-repair / ini playtest_benchmark_repair: "
+                                 "expected a number of rounds >= 0*"])
+    result = pytester.runpytest_subprocess("--playtest", "--playtest-benchmark-repair", "2")
+    result.stderr.fnmatch_lines(["*--playtest-benchmark-repair asks a model for new code: pass --playtest-model NAME*"])
 
 
 TOY_TASK = {
@@ -152,8 +153,8 @@ def toy_suite(pytester: pytest.Pytester) -> Path:
 
 def run_toy(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict]:
     result = pytester.runpytest_subprocess(
-        "--playtest", "-p", "no:cacheprovider", "suite/tasks.jsonl", "--playtest-samples", "samples.jsonl",
-        "--playtest-model", "m", "--playtest-repair", "2", "--playtest-results", "results.json", *args)
+        "--playtest", "-p", "no:cacheprovider", "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
+        "--playtest-model", "m", "--playtest-benchmark-repair", "2", "--playtest-results", "results.json", *args)
     return result, json.loads((pytester.path / "results.json").read_text())
 
 
