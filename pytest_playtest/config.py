@@ -16,7 +16,15 @@ import pytest
 
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
-from .settings import CASE_MODES, DIFFERENTIAL_MODES, GOLDEN_MODES, SANDBOX_MODES, GoldenMode, Settings
+from .settings import (
+    CASE_MODES,
+    DIFFERENTIAL_MODES,
+    GOLDEN_MODES,
+    PLAYTEST_ARGUMENTS,
+    SANDBOX_MODES,
+    GoldenMode,
+    Settings,
+)
 from .usage import TokenPrice
 
 if TYPE_CHECKING:
@@ -29,10 +37,8 @@ DEFAULT_OUTPUT = "playtest-results"
 BENCHMARK_PLUGIN = "playtest-benchmark"
 REPORT_PLUGIN = "playtest-report"
 SCENARIO_PLUGIN = "playtest-scenarios"
-#: The arguments of the playtest marker and of run(), in the order the marker's help lists them. Each is
-#: checked by its own function in loop/spec.py (whose table has exactly these names; a test holds them equal).
-MARKER_ARGUMENTS = ("app", "strategy", "goal", "expect", "max_steps", "timeout", "policy", "seed", "size", "env",
-                    "cwd", "record", "stop_when_met", "coverage", "oracles", "options", "sandbox")
+#: The arguments of the playtest marker and of run() (``settings.PLAYTEST_ARGUMENTS``, which loop/spec.py checks).
+MARKER_ARGUMENTS = PLAYTEST_ARGUMENTS
 
 
 def marker_help() -> str:

@@ -10,6 +10,10 @@ from typing import Any, Literal, get_args
 from .files import ScreenshotMode
 from .usage import TokenPrice
 
+#: The arguments of the playtest marker and of ``run()``, in the order the marker's help lists them: the one list
+#: of them. loop/spec.py checks each by its own function and refuses any other name; config.py writes the help.
+PLAYTEST_ARGUMENTS = ("app", "strategy", "goal", "expect", "max_steps", "timeout", "policy", "seed", "size", "env",
+                      "cwd", "record", "stop_when_met", "coverage", "oracles", "options", "sandbox")
 #: What playtests do with golden runs (``--playtest-golden``; golden.py).
 GoldenMode = Literal["check", "record", "update", "off"]
 GOLDEN_MODES: tuple[GoldenMode, ...] = get_args(GoldenMode)

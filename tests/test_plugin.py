@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from tests.conftest import APPS, no_display_env
+from tests.conftest import APPS, REPO, no_display_env
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -184,13 +184,24 @@ def test_playtest_defaults_must_be_a_dict(pytester: pytest.Pytester) -> None:
 
 
 def test_the_marker_help_lists_every_argument_the_spec_checks(pytester: pytest.Pytester) -> None:
-    from pytest_playtest.config import MARKER_ARGUMENTS
     from pytest_playtest.loop.spec import _ARGUMENTS, NOT_ARGUMENTS, RunSpec
+    from pytest_playtest.settings import PLAYTEST_ARGUMENTS
 
-    assert set(MARKER_ARGUMENTS) == set(_ARGUMENTS) == {f.name for f in fields(RunSpec)} - set(NOT_ARGUMENTS)
+    # one table: the spec checks exactly its names, each a field of RunSpec
+    assert list(_ARGUMENTS) == list(PLAYTEST_ARGUMENTS)
+    assert set(PLAYTEST_ARGUMENTS) == {f.name for f in fields(RunSpec)} - set(NOT_ARGUMENTS)
     result = pytester.runpytest("--markers")
     line = next(x for x in result.stdout.lines if x.startswith("@pytest.mark.playtest("))
-    assert all(f"{name}=..." in line for name in MARKER_ARGUMENTS)
+    assert all(f"{name}=..." in line for name in PLAYTEST_ARGUMENTS)
+
+
+def test_the_docs_describe_every_marker_argument() -> None:
+    from pytest_playtest.settings import PLAYTEST_ARGUMENTS
+
+    text = (REPO / "docs" / "writing-playtests.md").read_text(encoding="utf-8")
+    table = text[text.index("## The marker"):text.index("### Defaults for a directory")]
+    for name in PLAYTEST_ARGUMENTS:
+        assert f"| `{name}`" in table or f", `{name}` |" in table, f"the marker table lacks {name}"
 
 
 def test_a_conftest_adds_a_policy_and_an_unknown_name_is_an_error(pytester: pytest.Pytester) -> None:

@@ -13,6 +13,7 @@ from ..geometry import parse_size
 from ..rules import refused_on_desktop
 from ..runtime.browser import looks_like_web_app
 from ..runtime.sandbox import SANDBOX_MODES, Limits, SandboxPolicy
+from ..settings import PLAYTEST_ARGUMENTS
 from ..sights import Golden, Sight
 from ..trajectory import Step
 from ..verdict import Verdict
@@ -161,7 +162,7 @@ class RunSpec:
     def from_kwargs(cls, kwargs: Mapping[str, Any], *, defaults: Defaults, where: str) -> RunSpec:
         """Validate marker/run() arguments; ``defaults`` supplies policy, max_steps, timeout, record, options
         (and optionally ``sandbox``, the session's mode, and ``sandbox_limits``)."""
-        known = {f.name for f in fields(cls)} - set(NOT_ARGUMENTS)
+        known = set(PLAYTEST_ARGUMENTS)
         unknown = sorted(set(kwargs) - known)
         if unknown:
             raise SpecError(f"{where}: unknown playtest argument(s) {', '.join(unknown)}; "
@@ -345,10 +346,12 @@ def _options(spec: RunSpec, value: Any, _: Mapping[str, Any]) -> None:
         spec.options.update(value)
 
 
-_ARGUMENTS: dict[str, _Checker] = {
+_CHECKERS: dict[str, _Checker] = {
     "app": _app, "goal": _goal, "strategy": _strategy, "expect": _expect,
     "max_steps": _number("max_steps", int, positive=True), "timeout": _number("timeout", float, positive=True),
     "seed": _number("seed", int, positive=False), "policy": _policy, "size": _size, "env": _env,
     "record": _record, "stop_when_met": _stop_when_met, "coverage": _coverage, "cwd": _cwd, "oracles": _oracles,
     "options": _options, "sandbox": _sandbox,
 }
+#: The checker of each argument of the table (settings.PLAYTEST_ARGUMENTS): an argument without one fails at import.
+_ARGUMENTS: dict[str, _Checker] = {name: _CHECKERS[name] for name in PLAYTEST_ARGUMENTS}
