@@ -29,7 +29,7 @@ from PIL import Image
 from . import expect as expect_module
 from .actions import Action
 from .config import GOLDEN_KEY, HAND_RECORD_KEY, VERDICTS_KEY
-from .errors import AppError, PlaytestTimeout
+from .errors import AppError, PlaytestTimeout, SpecError
 from .files import FRAMES_DIR, HAND_DIR, STORYBOARD_FILE, TRAJECTORY_FILE, frame_path
 from .geometry import Box, parse_size
 from .golden import GoldenRun
@@ -119,7 +119,7 @@ class Playtest:
         """
         target = app if app is not None else self.marker_kwargs.get("app")
         if target is None:
-            raise pytest.UsageError(f"{self.item.nodeid}: launch() needs an app (argument or marker app=)")
+            raise SpecError(f"{self.item.nodeid}: launch() needs an app (argument or marker app=)")
         self.close()
         target = self.resolve(target)
         if cwd is None and isinstance(target, str) and target.endswith(".py"):
@@ -197,7 +197,11 @@ class Playtest:
         return folder
 
     def click(self, x: int, y: int, *, button: str = "left") -> None:
+        """Click at (x, y) with the ``"left"`` or ``"right"`` button."""
         kinds = {"left": Action.click, "right": Action.right_click}
+        if button not in kinds:
+            raise SpecError(f"{self.item.nodeid}: click() takes button= {' or '.join(map(repr, kinds))}, "
+                            f"got {button!r}")
         self.perform(kinds[button](x, y))
 
     def double_click(self, x: int, y: int) -> None:

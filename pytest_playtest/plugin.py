@@ -219,16 +219,16 @@ def playtest(request: pytest.FixtureRequest, playtest_defaults: dict[str, Any]) 
     runtime = request.config.stash.get(RUNTIME_KEY, None)
     if runtime is None:
         pytest.skip(SKIP_REASON)
+    from .errors import SpecError
     from .fixture import Playtest
 
     marker = request.node.get_closest_marker("playtest")
     if marker and marker.args:
-        raise pytest.UsageError(
-            f"{request.node.nodeid}: @pytest.mark.playtest takes keyword arguments only, got {marker.args!r}"
-        )
+        raise SpecError(f"{request.node.nodeid}: @pytest.mark.playtest takes keyword arguments only, got "
+                        f"{marker.args!r}")
     if not isinstance(playtest_defaults, dict):
-        raise pytest.UsageError(f"{request.node.nodeid}: the playtest_defaults fixture must return a dict, "
-                                f"got {type(playtest_defaults).__name__}")
+        raise SpecError(f"{request.node.nodeid}: the playtest_defaults fixture must return a dict, "
+                        f"got {type(playtest_defaults).__name__}")
     arguments = {**playtest_defaults, **(marker.kwargs if marker else {})}
     tester = Playtest(runtime, request.node, arguments, rootdir=Path(str(request.config.rootpath)))
     try:

@@ -180,7 +180,34 @@ def test_playtest_defaults_must_be_a_dict(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_x(playtest):\n    pass\n")
     result = pytester.runpytest("--playtest")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*playtest_defaults fixture must return a dict*"])
+    result.stdout.fnmatch_lines(["*SpecError: *playtest_defaults fixture must return a dict, got list*"])
+
+
+def test_misuse_inside_a_test_is_a_spec_error(pytester: pytest.Pytester) -> None:
+    """A test written wrongly fails that test with a SpecError (a PlaytestError and ValueError), never a
+    pytest.UsageError that would read as a bad command line."""
+    pytester.makepyfile(
+        """
+        import pytest
+        from pytest_playtest import SpecError
+
+        @pytest.mark.playtest("game.py")
+        def test_positional(playtest):
+            pass
+
+        def test_launch_without_an_app(playtest):
+            with pytest.raises(SpecError, match="needs an app"):
+                playtest.launch()
+
+        @pytest.mark.playtest(app="game.py")
+        def test_an_unknown_button(playtest):
+            with pytest.raises(SpecError, match="takes button= 'left' or 'right', got 'middle'"):
+                playtest.click(10, 10, button="middle")
+        """
+    )
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*SpecError: *takes keyword arguments only, got ('game.py',)*"])
 
 
 def test_the_marker_help_lists_every_argument_the_spec_checks(pytester: pytest.Pytester) -> None:
