@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from .config import GOLDEN_KEY, HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root
+from . import __version__
+from .config import GOLDEN_KEY, HAND_RECORD_KEY, RUNTIME_KEY, VERDICTS_KEY, output_root, setting
 from .errors import OutputFolderError
 from .files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from .report.artifacts import clean_output
@@ -143,6 +144,15 @@ class ReportPlugin:
         manager = config.pluginmanager
         if manager.hasplugin("html") and not manager.hasplugin("playtest-report-html"):
             manager.register(HtmlReportHooks(), "playtest-report-html")
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        """The versions in use, under pytest's own: the plugin, Xvfb (or the running display given), Chromium
+        and the OCR engine (runtime/versions.py; nothing is started). The controller's terminal only."""
+        if hasattr(config, "workerinput"):
+            return []
+        from .runtime.versions import header
+
+        return [header(__version__, setting(config, "playtest_display") or None)]
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
