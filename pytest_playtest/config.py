@@ -7,13 +7,14 @@ imports nothing of the package but the data modules, so importing it costs nothi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from .errors import SpecError
 from .files import SCREENSHOT_MODES, ScreenshotMode
 from .geometry import parse_size
 from .settings import (
@@ -255,6 +256,44 @@ def settings_from(config: pytest.Config) -> Settings:
         token_price=_checked(config, "playtest_token_price", _token_price),
         golden=_checked(config, "playtest_golden", _golden_mode),
     )
+
+
+#: What ``playtest_launch_args`` holds: how the session's apps are launched (docs/writing-playtests.md, "The
+#: fixture chain"). All but ``env`` are settings of the session's Runtime.
+LAUNCH_ARGS = ("size", "display", "sandbox", "sandbox_limits", "env")
+
+
+def launch_args(settings: Settings) -> dict[str, Any]:
+    """The launch arguments as the command line and ini file give them: where ``playtest_launch_args`` starts."""
+    width, height = settings.size
+    return {"size": f"{width}x{height}", "display": settings.display, "sandbox": settings.sandbox,
+            "sandbox_limits": settings.sandbox_limits, "env": {}}
+
+
+def launched(settings: Settings, args: Any) -> tuple[Settings, dict[str, str]]:
+    """The session's settings with the launch arguments ``args`` in place (a key left out keeps the session's),
+    and the extra environment; a SpecError names the fixture and what is wrong."""
+    where = "the playtest_launch_args fixture"
+    if not isinstance(args, Mapping):
+        raise SpecError(f"{where} must return a dict, got {type(args).__name__}")
+    unknown = sorted(set(args) - set(LAUNCH_ARGS))
+    if unknown:
+        raise SpecError(f"{where}: unknown key(s) {', '.join(map(str, unknown))}; known: {', '.join(LAUNCH_ARGS)}")
+    env = args.get("env") or {}
+    if not isinstance(env, Mapping) or not all(isinstance(name, str) for name in env):
+        raise SpecError(f"{where}: env must be a mapping of variable names to values, got {env!r}")
+    changes = {name: args[name] for name in LAUNCH_ARGS[:-1] if name in args}
+    try:
+        if "size" in changes:
+            changes["size"] = parse_size(changes["size"])
+        if "sandbox" in changes:
+            changes["sandbox"] = _sandbox_mode(changes["sandbox"])
+        for name in ("display", "sandbox_limits"):
+            if changes.get(name) is not None and not isinstance(changes[name], str):
+                raise ValueError(f"{name} must be a string or None, got {changes[name]!r}")
+    except ValueError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    return replace(settings, **changes), {name: str(value) for name, value in env.items()}
 
 
 def _checked(config: pytest.Config, name: str, convert: Callable[[Any], Any]) -> Any:

@@ -61,11 +61,14 @@ class Playtest:
     """
 
     def __init__(self, runtime: Runtime, item: pytest.Item, marker_kwargs: Mapping[str, Any],
-                 *, rootdir: Path) -> None:
+                 *, rootdir: Path, env: Mapping[str, str] | None = None) -> None:
         self.runtime = runtime
         self.item = item
         self.marker_kwargs = dict(marker_kwargs)
         self.rootdir = rootdir
+        #: extra environment of every app this test launches (``playtest_launch_args``' ``env``); the ``env``
+        #: of ``run()`` (and the marker) or of ``launch()`` adds to it
+        self.env = dict(env or {})
         self.app: App | None = None
         self._screen: Screen | None = None
         self._executor: Executor | None = None
@@ -135,7 +138,8 @@ class Playtest:
             return make_sandbox(policy, display, cwd=workdir)
 
         seed = seed if seed is not None else int(self.marker_kwargs.get("seed", 0))
-        self.app = surface.new_launch(display, env=env or {}, coverage=None, sandbox=box, seed=seed)
+        self.app = surface.new_launch(display, env={**self.env, **(env or {})}, coverage=None, sandbox=box,
+                                      seed=seed)
         self.app.start()
         if self.app.wait_for_window(timeout=timeout):
             self._screen = Screen(display, self.app)
@@ -291,6 +295,7 @@ class Playtest:
         settings = self.runtime.settings
         kwargs = {**self.marker_kwargs, **overrides}
         spec = RunSpec.from_kwargs(kwargs, defaults=settings, where=self.item.nodeid)
+        spec.env = {**self.env, **spec.env}
         if isinstance(spec.app, str | list):
             spec.app = self.resolve(spec.app)
         artifacts = self._artifacts_dir()

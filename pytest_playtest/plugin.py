@@ -28,6 +28,8 @@ from .config import (
     deprecated_spellings,
     enabled,
     ini_name,
+    launch_args,
+    launched,
     marker_help,
     settings_from,
 )
@@ -35,6 +37,7 @@ from .config import (
 if TYPE_CHECKING:
     from .benchmark.rounds import Repairer
     from .fixture import Playtest
+    from .pipeline import Runtime
     from .policies.base import Policy, PolicyContext, PolicyFactory
 
 #: The file name of a benchmark suite (the benchmark package is imported when one is collected).
@@ -200,6 +203,47 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+# -- the fixture chain: playtest_launch_args → playtest_runtime → playtest_defaults → playtest; a conftest.py
+# overrides any of them (docs/writing-playtests.md, "The fixture chain")
+@pytest.fixture(scope="session")
+def playtest_launch_args(pytestconfig: pytest.Config) -> dict[str, Any]:
+    """How the session's apps are launched, from the command line and ini file: ``size`` (``"WxH"``), ``display``
+    (``":N"``, None: a new Xvfb), ``sandbox`` (``"auto"``, ``"on"``, ``"off"``, None), ``sandbox_limits`` and
+    ``env`` (extra environment for every app the ``playtest`` fixture launches).
+
+    Override it (session scope) in the rootdir's ``conftest.py`` to change them for every test::
+
+        @pytest.fixture(scope="session")
+        def playtest_launch_args(playtest_launch_args):
+            return {**playtest_launch_args, "size": "800x600", "env": {"LANG": "C.UTF-8"}}
+    """
+    runtime = pytestconfig.stash.get(RUNTIME_KEY, None)
+    if runtime is None:
+        pytest.skip(SKIP_REASON)
+    return launch_args(runtime.settings)
+
+
+@pytest.fixture(scope="session")
+def playtest_runtime(pytestconfig: pytest.Config, playtest_launch_args: dict[str, Any]) -> Iterator[Runtime]:
+    """The displays and OCR engine the session's playtests share (``pipeline.Runtime``): the one the plugin made
+    at start-up when the launch arguments are the command line's, else one of their own, closed at the end of
+    the session (its own Xvfb and OCR engine). Benchmark and scenario items use the plugin's."""
+    runtime = pytestconfig.stash.get(RUNTIME_KEY, None)
+    if runtime is None:
+        pytest.skip(SKIP_REASON)
+    settings, _ = launched(runtime.settings, playtest_launch_args)
+    if settings == runtime.settings:
+        yield runtime
+        return
+    from .pipeline import Runtime
+
+    own = Runtime(settings, policies=runtime.policies)
+    try:
+        yield own
+    finally:
+        own.close()
+
+
 @pytest.fixture
 def playtest_defaults() -> dict[str, Any]:
     """Playtest arguments every test in scope starts from; the marker and ``run()`` arguments override them.
@@ -214,11 +258,9 @@ def playtest_defaults() -> dict[str, Any]:
 
 
 @pytest.fixture
-def playtest(request: pytest.FixtureRequest, playtest_defaults: dict[str, Any]) -> Iterator[Playtest]:
+def playtest(request: pytest.FixtureRequest, playtest_runtime: Runtime, playtest_launch_args: dict[str, Any],
+             playtest_defaults: dict[str, Any]) -> Iterator[Playtest]:
     """Launch, drive and judge a GUI app; see ``pytest_playtest.fixture.Playtest``."""
-    runtime = request.config.stash.get(RUNTIME_KEY, None)
-    if runtime is None:
-        pytest.skip(SKIP_REASON)
     from .errors import SpecError
     from .fixture import Playtest
 
@@ -230,7 +272,8 @@ def playtest(request: pytest.FixtureRequest, playtest_defaults: dict[str, Any]) 
         raise SpecError(f"{request.node.nodeid}: the playtest_defaults fixture must return a dict, "
                         f"got {type(playtest_defaults).__name__}")
     arguments = {**playtest_defaults, **(marker.kwargs if marker else {})}
-    tester = Playtest(runtime, request.node, arguments, rootdir=Path(str(request.config.rootpath)))
+    _, env = launched(playtest_runtime.settings, playtest_launch_args)
+    tester = Playtest(playtest_runtime, request.node, arguments, rootdir=Path(str(request.config.rootpath)), env=env)
     try:
         yield tester
     finally:

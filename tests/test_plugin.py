@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from tests.conftest import APPS, REPO, no_display_env
+from tests.support import APPS, REPO, no_display_env
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -268,3 +268,82 @@ def test_a_conftest_adds_a_policy_and_an_unknown_name_is_an_error(pytester: pyte
     )
     # in a process of its own: the OCR engine the expectation loads must not outlive the inner session's modules
     pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_the_session_runtime_serves_playtests_whose_launch_args_are_the_command_lines(
+        pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pytest_playtest.config import RUNTIME_KEY
+
+        def test_the_chain(request, playtest_launch_args, playtest_runtime, playtest):
+            assert playtest_launch_args == {"size": "800x600", "display": None, "sandbox": None,
+                                            "sandbox_limits": None, "env": {}}
+            assert playtest_runtime is request.config.stash[RUNTIME_KEY] is playtest.runtime
+        """
+    )
+    pytester.runpytest("--playtest", "--playtest-size", "800x600", "-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_bad_launch_args_fail_the_tests_that_use_them(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture(scope="session")
+        def playtest_launch_args(playtest_launch_args):
+            return {**playtest_launch_args, "size": "huge", "colour": "blue"}
+        """
+    )
+    pytester.makepyfile("def test_x(playtest):\n    pass\n\ndef test_plain():\n    pass\n")
+    result = pytester.runpytest("--playtest", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*SpecError: the playtest_launch_args fixture: unknown key(s) colour; known: size, "
+                                 "display, sandbox, sandbox_limits, env*"])
+
+
+LAUNCH_ARGS_APP = """
+import os
+import tkinter as tk
+
+root = tk.Tk()
+print(f"screen {root.winfo_screenwidth()}x{root.winfo_screenheight()}", flush=True)
+print(f"greeting {os.environ.get('PLAYTEST_GREETING')}", flush=True)
+tk.Label(root, text="launched as the conftest says", width=40, height=5).pack()
+root.mainloop()
+"""
+
+
+def test_a_conftest_changes_the_launch_args_and_the_app_sees_them(pytester: pytest.Pytester) -> None:
+    """The fixture chain as a conftest.py uses it: a display size and an environment variable for every app of
+    the session, seen by a real app on its own display."""
+    (pytester.path / "app.py").write_text(LAUNCH_ARGS_APP)
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture(scope="session")
+        def playtest_launch_args(playtest_launch_args):
+            return {**playtest_launch_args, "size": "640x480", "env": {"PLAYTEST_GREETING": "from-conftest"}}
+        """
+    )
+    pytester.makepyfile(
+        """
+        import time
+
+        from pytest_playtest.config import RUNTIME_KEY
+
+        def test_the_app_sees_the_launch_args(request, playtest, playtest_runtime):
+            assert playtest_runtime is not request.config.stash[RUNTIME_KEY]
+            app = playtest.launch("app.py")
+            assert app.has_window, playtest.output
+            deadline = time.monotonic() + 10
+            while "greeting" not in playtest.output and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "screen 640x480" in playtest.output and "greeting from-conftest" in playtest.output, playtest.output
+            assert playtest.screenshot().shape[1] <= 640
+        """
+    )
+    # in a process of its own, as every inner session that starts an app
+    result = pytester.runpytest_subprocess("--playtest", "--playtest-size", "800x600", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
