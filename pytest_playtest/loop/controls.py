@@ -38,20 +38,8 @@ from ..keys import OPPOSITE
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding
-
-#: Clicks are told apart by place at this grid (pixels): a few pixels apart is the same place.
-PLACE_GRID = 10
-#: Beats watched without input before an app's own rate of effect-like changes is known.
-MIN_BASELINE = 8
-#: An app whose own motion looks like an effect more often than this gives no evidence about its inputs.
-MAX_CHANCE = 0.3
-#: One key of a moving app is dead while its other keys work only when its effects come this many standard
-#: errors less often than theirs: a direction key works only when the avatar is not heading that way already,
-#: so a working one may trail the others a little, and chance alone must not make it look dead.
-SEPARATION = 3.0
-#: Tries of a movement key right where its opposite had just moved the app before it is judged on a still app:
-#: the way back is open there, while elsewhere a wall may stand (a maze's first column has one on its left).
-WAY_BACK = 2
+from .spec import OracleSettings
+from .thresholds import CONTINUITY, KIND_KEYS, OTHERS_WORKED, PLACE_GRID
 
 
 @dataclass
@@ -75,19 +63,16 @@ NO_RECORD = ControlRecord()
 class DeadControls:
     """Follows the app's own inputs (from its vocabulary) through the run; ``findings()`` at the end.
 
-    ``min_tries`` and ``min_screens`` make the evidence for one input on a still app: an input that only works
-    in one state (a restart key on the game-over screen) is excused unless it was tried on that many
-    different screens. On an app that moves by itself every frame is another screen and many inputs matter
-    only in some moments (a letter while it is shown): there only a whole kind of input is judged. A kind is
-    judged when each of its keys was tried and all of them ``group_total`` times (on a moving app, counted while
-    it moved), or its clicks landed on ``group_places`` places.
+    The evidence each rule needs is in ``settings`` (``OracleSettings``, tunable with ``oracles=``):
+    ``dead_tries`` and ``dead_screens`` for one input on a still app (an input that only works in one state, a
+    restart key on the game-over screen, is excused unless it was tried on that many different screens);
+    ``kind_tries`` (each key tried, all of them that many times; on a moving app counted while it moved) or
+    ``kind_places`` for a whole kind of input; the chance level's ``chance_beats``, ``max_chance`` and
+    ``chance_margin`` and the ``dead_separation`` of one key from its siblings on an app that moves by itself.
     """
 
     vocabulary: Vocabulary
-    min_tries: int = 8
-    min_screens: int = 5
-    group_total: int = 16
-    group_places: int = 8
+    settings: OracleSettings = field(default_factory=OracleSettings)
     #: the inputs' records on a still app (an effect is a visible change) and on one that moves by itself (an
     #: effect is a change beyond its own motion)
     still: dict[str, ControlRecord] = field(default_factory=dict)
@@ -139,31 +124,32 @@ class DeadControls:
             return False
         if not record.effects:
             return True
-        base = self.baseline
-        if not moving or base.tries < MIN_BASELINE:
+        base, settings = self.baseline, self.settings
+        if not moving or base.tries < settings.chance_beats:
             return False
-        chance = (base.effects + 0.5) / (base.tries + 1)
+        chance = (base.effects + CONTINUITY) / (base.tries + 2 * CONTINUITY)
         # the app changes so much by itself that an input's effect cannot be told, or may do so for all a few
-        # beats watched can say
+        # beats watched can say (one standard error above the estimate)
         high = chance + math.sqrt(chance * (1 - chance) / base.tries)
-        if high > MAX_CHANCE:
+        if high > settings.max_chance:
             return False
         chance = high  # a few dozen beats may have caught the app's own changes less often than they come
         expected = record.tries * chance
-        return record.effects <= expected + 2 * math.sqrt(record.tries * chance * (1 - chance)) + 0.5
+        spread = math.sqrt(record.tries * chance * (1 - chance))
+        return record.effects <= expected + settings.chance_margin * spread + CONTINUITY
 
     def _single(self) -> list[Finding]:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
         for name, record in self.still.items():
-            if (not self._dead(record, moving=False) or record.tries < self.min_tries
-                    or len(record.screens) < self.min_screens):
+            if (not self._dead(record, moving=False) or record.tries < self.settings.dead_tries
+                    or len(record.screens) < self.settings.dead_screens):
                 continue
-            if working - record.effects < 3:  # nothing else worked either: the whole kind is judged instead
+            if working - record.effects < OTHERS_WORKED:  # nothing else worked either: the whole kind is judged
                 continue
             if name.removeprefix("key ") in self.vocabulary.unshifted:  # an editor's Shift+G may be on purpose
                 continue
-            if self._opposite(name).effects and record.way_back < WAY_BACK:
+            if self._opposite(name).effects and record.way_back < self.settings.way_back_tries:
                 continue
             found.append(Finding(
                 "unresponsive",
@@ -196,9 +182,9 @@ class DeadControls:
         found = []
         for name, record in keyed.items():
             others = _pooled(r for other, r in keyed.items() if other != name)
-            if (record.tries < self.group_total or not self._dead(record, moving=True)
-                    or others.effects < self.min_tries or self._dead(others, moving=True)
-                    or not _trails(record, others)):
+            if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)
+                    or others.effects < self.settings.dead_tries or self._dead(others, moving=True)
+                    or not _trails(record, others, self.settings.dead_separation)):
                 continue
             found.append(self._kind_finding(
                 f"{self._named(name)} never had an effect while the app's other keys did ({others.effects} of "
@@ -218,7 +204,7 @@ class DeadControls:
         # (a typing game's letters are judged on those shown: not every letter need be)
         tried_all = self.vocabulary.types_characters or all(
             f"key {name}" in self.still or f"key {name}" in self.moving for name in keys)
-        if (len(keys) >= 2 and tried_all and every_key.tries >= self.group_total
+        if (len(keys) >= KIND_KEYS and tried_all and every_key.tries >= self.settings.kind_tries
                 and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
                                             f"{every_key.tries} times", every_key))
@@ -226,8 +212,8 @@ class DeadControls:
         # nothing): there clicks are judged only when the keys did nothing either
         keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)
         clicks = records.get("left click")
-        if (clicks is not None and not keys_play and clicks.tries >= self.group_total
-                and len(clicks.places) >= self.group_places and self._dead(clicks, moving=moving)):
+        if (clicks is not None and not keys_play and clicks.tries >= self.settings.kind_tries
+                and len(clicks.places) >= self.settings.kind_places and self._dead(clicks, moving=moving)):
             found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
                                             f"{len(clicks.places)} places", clicks))
         return found
@@ -255,13 +241,13 @@ class DeadControls:
         return None
 
 
-def _trails(record: ControlRecord, others: ControlRecord) -> bool:
-    """Whether ``record``'s effects come clearly less often than ``others``' (two proportions, ``SEPARATION``
+def _trails(record: ControlRecord, others: ControlRecord, separation: float) -> bool:
+    """Whether ``record``'s effects come clearly less often than ``others``' (two proportions, ``separation``
     standard errors apart)."""
     pooled = (record.effects + others.effects) / (record.tries + others.tries)
     spread = math.sqrt(pooled * (1 - pooled) * (1 / record.tries + 1 / others.tries))
     gap = others.effects / others.tries - record.effects / record.tries
-    return gap > 0 and gap >= SEPARATION * spread
+    return gap > 0 and gap >= separation * spread
 
 
 def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:

@@ -16,6 +16,7 @@ from ..runtime.tracebacks import has_traceback, last_exception_line, split_trace
 from ..verdict import Finding
 from .expectations import ExpectationTracker
 from .spec import OracleSettings
+from .thresholds import MAX_RETRIES, SAME_TARGET
 from .web import PageWatch
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
     #: what watches a launch beyond its output (a web page's reports), given the oracles' notes
     Watching = Callable[[App, list[str]], PageWatch | None]
 
-#: tries of a suspect target after which the loop stops retrying it by itself
-MAX_RETRIES = 8
 
 
 @dataclass
@@ -374,5 +373,5 @@ def _after_popup(previous: Step | None) -> bool:
     return previous is not None and previous.action.kind == "right_click" and previous.changed
 
 
-def _near(a: tuple[int, int], b: tuple[int, int], radius: int = 6) -> bool:
+def _near(a: tuple[int, int], b: tuple[int, int], radius: int = SAME_TARGET) -> bool:
     return abs(a[0] - b[0]) <= radius and abs(a[1] - b[1]) <= radius

@@ -68,6 +68,32 @@ class OracleSettings:
     #: average); a page whose toast faded now and then, standing still between inputs, is not over
     steady_rate: float = 0.5
 
+    # -- dead controls (loop/controls.py; docs/verdicts.md "Dead controls") ---------------------------------
+    #: an input of a still app that never had an effect is dead once tried this many times...
+    dead_tries: int = 8
+    #: ... on this many different screens (an input that works in one state only, a restart key on the game-over
+    #: screen, is excused until then)
+    dead_screens: int = 5
+    #: a movement key whose opposite worked is judged once tried this many times right where that opposite had
+    #: just moved the app: the way back is open there, while elsewhere a wall may stand
+    way_back_tries: int = 2
+    #: a whole kind of input (every key, the clicks on a drawn UI) is judged once tried this many times...
+    kind_tries: int = 16
+    #: ... its clicks at this many places (10 px apart)
+    kind_places: int = 8
+    #: on an app that moves by itself: beats watched without input before its own rate of effect-like changes
+    #: (the chance level) is known
+    chance_beats: int = 8
+    #: ... an app whose own motion looks like an effect more often than this gives no evidence about its inputs
+    max_chance: float = 0.3
+    #: ... an input's effects are chance while they exceed the chance level by at most this many standard
+    #: deviations
+    chance_margin: float = 2.0
+    #: ... and one key is dead while the app's other keys work only when its effects come this many standard
+    #: errors less often than theirs (a direction key works only when the avatar is not heading that way
+    #: already, so a working one may trail the others a little)
+    dead_separation: float = 3.0
+
 
 @dataclass
 class Pacing:

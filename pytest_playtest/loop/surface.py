@@ -27,14 +27,9 @@ from ..source import Vocabulary, scan_app
 from ..source.web import scan_web_app
 from ..vision import Vision, Widget
 from .expectations import ExpectationTracker
+from .thresholds import DISABLED_CONTRAST, DOM_READ_TIMEOUT
 from .web import DomReader, PageWatch, WebPage
 from .workers import TextReader
-
-#: Seconds a web page has to answer a DOM read (a page that does not is judged by the freeze oracle).
-DOM_READ_TIMEOUT = 0.5
-#: Grey levels between a widget's face and its text below which it looks disabled (Tk draws a disabled
-#: button's text #a3a3a3 on #d9d9d9: 54; an enabled one black on it: 217).
-DISABLED_CONTRAST = 100
 
 
 class Surface(ABC):

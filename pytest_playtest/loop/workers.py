@@ -12,10 +12,7 @@ import numpy as np
 
 from ..files import frame_path
 from ..vision import Vision, changed_regions
-
-#: The share of the time the reader may spend reading: a game that changes every frame would otherwise keep a
-#: core busy with OCR, and the app and the loop would play slower for it.
-READ_SHARE = 0.5
+from .thresholds import READ_SHARE
 
 
 class TextReader:
