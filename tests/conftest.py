@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,10 +25,7 @@ from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.vision import Vision
-
-REPO = Path(__file__).resolve().parent.parent
-APPS = REPO / "fixtures" / "apps"
-SAMPLES = REPO / "sample_projects"
+from tests.support import Play
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +48,6 @@ def play_defaults() -> SimpleNamespace:
     """What ``play`` runs with where a test says nothing (a module overrides this fixture for its own)."""
     return SimpleNamespace(policy="heuristic", max_steps=40, timeout=40.0, options={})
 
-
-Play = Callable[..., RunResult]
 
 
 @pytest.fixture
@@ -86,26 +79,3 @@ def launch(display: Display) -> Iterator:
     for app in started:
         app.terminate()
 
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
-
-
-def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:
-    """The pids still alive after waiting up to ``timeout`` seconds for all of them to go."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        alive = [pid for pid in pids if pid_alive(pid)]
-        if not alive:
-            return []
-        time.sleep(0.05)
-    return [pid for pid in pids if pid_alive(pid)]
-
-
-def no_display_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k != "DISPLAY"}

@@ -37,7 +37,7 @@ from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.procfs import cpu_seconds
 from pytest_playtest.runtime.screen import Screen, frame_hash
-from tests.conftest import APPS
+from tests.support import APPS
 
 TK_TOY = APPS / "tk_toy.py"
 PYGAME_TOY = APPS / "pygame_toy.py"

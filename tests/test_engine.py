@@ -11,7 +11,7 @@ import pytest
 from pytest_playtest import expect
 from pytest_playtest.errors import SpecError
 from pytest_playtest.loop.spec import RunSpec
-from tests.conftest import APPS, Play
+from tests.support import APPS, Play
 
 TK_TOY = str(APPS / "tk_toy.py")
 PYGAME_TOY = str(APPS / "pygame_toy.py")

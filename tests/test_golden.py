@@ -16,7 +16,7 @@ from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.replay import ReplayPolicy
 from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label, run_differences
 from pytest_playtest.trajectory import Step, Trajectory
-from tests.conftest import APPS, REPO
+from tests.support import APPS, REPO
 
 WEB = REPO / "fixtures" / "webapps"
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from pytest_playtest.config import OPTIONS, Option, ini_name
-from tests.conftest import REPO, no_display_env
+from tests.support import REPO, no_display_env
 
 ALIASES = [(alias, option.flag) for option in OPTIONS for alias in option.aliases]
 #: prints the benchmark settings the session sees, through the one reader every module uses

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import importlib.metadata
 import tomllib
-from pathlib import Path
 
 import pytest_playtest
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.support import REPO
 
 
 def test_the_version_is_written_once_and_installed_as_written() -> None:

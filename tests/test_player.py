@@ -10,7 +10,7 @@ import pytest
 
 from pytest_playtest import expect
 from pytest_playtest.policies.thresholds import TOGGLE_EVIDENCE
-from tests.conftest import APPS, Play
+from tests.support import APPS, Play
 
 HUD = [sys.executable, str(APPS / "tk_hud.py")]
 RUNNER = [sys.executable, str(APPS / "tk_runner.py")]

@@ -15,7 +15,7 @@ import pytest
 
 from pytest_playtest.errors import DisplayError
 from pytest_playtest.runtime.display import Display
-from tests.conftest import APPS, pid_alive, wait_gone
+from tests.support import APPS, pid_alive, wait_gone
 
 REAL_XVFB = shutil.which("Xvfb")
 pytestmark = pytest.mark.skipif(REAL_XVFB is None, reason="needs Xvfb")

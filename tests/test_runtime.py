@@ -23,7 +23,7 @@ from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen, difference
 from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Vision
-from tests.conftest import APPS, pid_alive, wait_gone
+from tests.support import APPS, pid_alive, wait_gone
 
 TK_TOY = str(APPS / "tk_toy.py")
 PYGAME_TOY = str(APPS / "pygame_toy.py")

@@ -25,7 +25,7 @@ from pytest_playtest.runtime.app import App
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.procfs import group_pids
 from pytest_playtest.runtime.sandbox import Limits, Sandbox, SandboxPolicy, unavailable
-from tests.conftest import APPS, REPO, wait_gone
+from tests.support import APPS, REPO, wait_gone
 
 HOSTILE = APPS / "hostile.py"
 

@@ -16,8 +16,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pytest_playtest.loop.workers import TextReader
 from pytest_playtest.vision import Box, Grid, TextBox, Vision, changed_regions, hamming, ocr, perceptual_hash, pixels
+from tests.support import REPO
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "vision"
+FIXTURES = REPO / "fixtures" / "vision"
 
 
 def _font_path() -> Path:

@@ -23,8 +23,9 @@ from pytest_playtest.source import (
     split_hotkey,
 )
 from pytest_playtest.source.announced import announced
+from tests.support import REPO
 
-CASES = Path(__file__).resolve().parent.parent / "fixtures" / "vocabulary"
+CASES = REPO / "fixtures" / "vocabulary"
 
 
 def _pygame_examples() -> Path | None:

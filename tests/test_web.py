@@ -20,7 +20,7 @@ from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.procfs import group_pids
 from pytest_playtest.runtime.screen import Screen
-from tests.conftest import REPO, Play
+from tests.support import REPO, Play
 
 WEB = REPO / "fixtures" / "web"
 DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=15, timeout=40.0, options={})

@@ -13,7 +13,7 @@ from pytest_playtest.runtime.browser import Browser, web_target
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
 from pytest_playtest.runtime.screen import Screen
-from tests.conftest import REPO, Play
+from tests.support import REPO, Play
 
 WEB = REPO / "fixtures" / "webapps"
 

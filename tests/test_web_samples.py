@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_projects"
+from tests.support import SAMPLES
+
 ESBUILD = SAMPLES / "web_tally" / "node_modules" / ".bin" / "esbuild"
 
 

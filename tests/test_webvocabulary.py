@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_playtest.source.web import scan_web_app
-from tests.conftest import REPO
+from tests.support import REPO
 
 
 def test_keys_compared_with_key_and_code(tmp_path: Path) -> None:

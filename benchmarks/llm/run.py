@@ -25,9 +25,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = Path(__file__).resolve().parent / "apps"
-sys.path.insert(0, str(ROOT / "tests" / "llm"))
-
-from openai_server import OpenAIServer, tool  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the tests' loopback endpoint: tests/support/openai_server.py
 
 from pytest_playtest import expect  # noqa: E402
 from pytest_playtest.loop.playthrough import run_session  # noqa: E402
@@ -36,6 +34,7 @@ from pytest_playtest.policies.request_size import data_url_size, measure, shared
 from pytest_playtest.runtime.display import Display  # noqa: E402
 from pytest_playtest.usage import TokenPrice  # noqa: E402
 from pytest_playtest.vision import Vision  # noqa: E402
+from tests.support.openai_server import OpenAIServer, tool  # noqa: E402
 
 SIZE = (1024, 768)
 BUDGET = 1500

@@ -1,14 +1,14 @@
 import ast
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from pytest_playtest.benchmark.splice import splice_repo, splice_source
 from pytest_playtest.errors import SpliceError
+from tests.support import REPO
 
-FIXTURE_REPO = Path(__file__).parents[2] / "fixtures" / "benchmark" / "suite" / "repos" / "tiles"
+FIXTURE_REPO = REPO / "fixtures" / "benchmark" / "suite" / "repos" / "tiles"
 
 SOURCE = textwrap.dedent(
     '''\

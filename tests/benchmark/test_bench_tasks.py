@@ -6,8 +6,9 @@ import pytest
 
 from pytest_playtest.benchmark.tasks import load_samples, load_tasks, resolve_argv
 from pytest_playtest.expect import Expectation
+from tests.support import REPO
 
-SUITE = Path(__file__).parents[2] / "fixtures" / "benchmark" / "suite"
+SUITE = REPO / "fixtures" / "benchmark" / "suite"
 
 
 @pytest.fixture

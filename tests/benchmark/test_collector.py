@@ -4,95 +4,22 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.support import REPO
+from tests.support.benchmark import run_benchmark, task_line, write_toy_suite
+
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MINI = REPO_ROOT / "benchmarks" / "playeval-mini"
-
-LOGIC = '''
-def add(total: int, amount: int) -> int:
-    """The new total after adding ``amount``."""
-    return total + amount
-'''
-
-MAIN = '''
-import signal
-import sys
-import tkinter as tk
-
-from logic import add
-
-
-class Toy:
-    def __init__(self, root: tk.Tk) -> None:
-        self.total = 0
-        self.label = tk.Label(root, text="Total: 0", font=("Helvetica", 28))
-        self.label.pack(padx=20, pady=20)
-        tk.Button(root, text="Add", font=("Helvetica", 20), command=self.on_add).pack(pady=10)
-
-    def on_add(self) -> None:
-        self.total = add(self.total, 1)
-        self.label.configure(text=f"Total: {self.total}")
-
-
-root = tk.Tk()
-root.title("Toy")
-Toy(root)
-signal.signal(signal.SIGTERM, lambda *_: root.quit())
-root.after(200, lambda: None)
-root.mainloop()
-sys.exit(0)
-'''
-
-UNIT_TESTS = '''
-import sys
-from logic import add
-sys.exit(0 if add(2, 3) == 5 and add(0, 1) == 1 else 1)
-'''
-
-
-def _task(task_id: str, **overrides: Any) -> str:
-    task = {
-        "task_id": task_id, "language": "python", "category": "standalone-apps", "repo": "toy",
-        "file": "logic.py", "symbol": "add", "signature": "def add(total: int, amount: int) -> int",
-        "requirement": "Return the total plus the amount.", "run": ["python", "main.py"],
-        "unit_tests": ["python", "unit_tests.py"],
-        "playtest": {"strategy": "coverage", "goal": "click Add", "expect": [{"alive": True}],
-                     "max_steps": 2, "timeout": 10},
-    }
-    task.update(overrides)
-    return json.dumps(task)
+MINI = REPO / "benchmarks" / "playeval-mini"
 
 
 @pytest.fixture
 def toy_suite(pytester: pytest.Pytester) -> Path:
     """One toy Tk app, a suite with one good task, one bad line, and three samples of each kind."""
-    suite = pytester.path / "suite"
-    repo = suite / "toy"
-    repo.mkdir(parents=True)
-    (repo / "logic.py").write_text(textwrap.dedent(LOGIC))
-    (repo / "main.py").write_text(textwrap.dedent(MAIN))
-    (repo / "unit_tests.py").write_text(textwrap.dedent(UNIT_TESTS))
-    lines = [_task("toy/add"), _task("toy/bad", category="arcade")]
-    (suite / "tasks.jsonl").write_text("\n".join(lines) + "\n")
-    samples = [
-        {"task_id": "toy/add", "completion": "return total +\n", "tokens": 10},
-        {"task_id": "toy/add", "completion": "return total - amount\n", "tokens": 20},
-        {"task_id": "toy/add", "completion": "return total + amount\n", "tokens": 30},
-    ]
-    (pytester.path / "samples.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
-    return suite
-
-
-def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "-rs",
-                                         "--playtest-output", str(pytester.path / "out"), *args, timeout=240)
+    return write_toy_suite(pytester.path)
 
 
 def _workers_per_sample(store: Path) -> set[int]:
@@ -105,8 +32,8 @@ def _workers_per_sample(store: Path) -> set[int]:
 
 
 def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
-                  "--playtest-benchmark-k", "1,3", "--playtest-results", "results.json", "-v")
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
+                           "--playtest-benchmark-k", "1,3", "--playtest-results", "results.json", "-v")
     output = result.stdout.str()
     # s0 fails exec (syntax), s1 fails pass (unit tests), s2 gets through every stage.
     assert "toy/add[s0]::exec FAILED" in output
@@ -132,8 +59,8 @@ def test_stages_nest_skip_with_reasons_and_bad_line_is_an_error(pytester: pytest
 
 def test_xdist_gives_the_same_results_as_serial(pytester: pytest.Pytester, toy_suite: Path) -> None:
     common = ("suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-benchmark-k", "1,2")
-    _run(pytester, *common, "--playtest-results", "serial.json")
-    _run(pytester, *common, "--playtest-results", "xdist.json", "-n", "2")
+    run_benchmark(pytester, *common, "--playtest-results", "serial.json")
+    run_benchmark(pytester, *common, "--playtest-results", "xdist.json", "-n", "2")
     serial = json.loads((pytester.path / "serial.json").read_text())
     parallel = json.loads((pytester.path / "xdist.json").read_text())
     assert _workers_per_sample(pytester.path / "xdist.store.jsonl") == {1}
@@ -143,24 +70,24 @@ def test_xdist_gives_the_same_results_as_serial(pytester: pytest.Pytester, toy_s
 
 
 def test_without_samples_each_task_is_its_own_sample(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    (toy_suite / "tasks.jsonl").write_text(_task("toy/add") + "\n")
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-results", "sanity.json")
+    (toy_suite / "tasks.jsonl").write_text(task_line("toy/add") + "\n")
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "--playtest-results", "sanity.json")
     result.assert_outcomes(passed=3)
     results = json.loads((pytester.path / "sanity.json").read_text())
     assert results["metrics"]["play@1"] == 1.0
 
 
 def test_a_task_without_samples_is_named_in_a_warning(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    (toy_suite / "tasks.jsonl").write_text(_task("toy/add") + "\n" + _task("toy/other") + "\n")
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-results",
-                  "results.json")
+    (toy_suite / "tasks.jsonl").write_text(task_line("toy/add") + "\n" + task_line("toy/other") + "\n")
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
+                           "--playtest-results", "results.json")
     result.stdout.fnmatch_lines(["*PlaytestBenchmarkWarning: tasks.jsonl:2: task 'toy/other' has no samples*"])
     assert list(json.loads((pytester.path / "results.json").read_text())["tasks"]) == ["toy/add"]
 
 
 def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
     pytester.makepyfile("def test_plain():\n    pass\n")
-    result = _run(pytester, "--playtest-results", "none.json")
+    result = run_benchmark(pytester, "--playtest-results", "none.json")
     result.assert_outcomes(passed=1)
     assert "playtest benchmark" not in result.stdout.str()
     assert not (pytester.path / "none.json").exists()
@@ -168,10 +95,10 @@ def test_no_suite_no_benchmark_summary(pytester: pytest.Pytester) -> None:
 
 def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pytester) -> None:
     # judged by the playtests alone, as documented (benchmarks/differential/playeval.py measures the references)
-    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
-                  str(MINI / "samples" / "mutants.jsonl"),
-                  "--playtest-benchmark-k", "1,3", "--playtest-results", "mini.json", "-n", "2", "--dist", "loadgroup",
-                  "--playtest-benchmark-differential", "off")
+    result = run_benchmark(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
+                           str(MINI / "samples" / "mutants.jsonl"),
+                           "--playtest-benchmark-k", "1,3", "--playtest-results", "mini.json", "-n", "2",
+                           "--dist", "loadgroup", "--playtest-benchmark-differential", "off")
     results = json.loads((pytester.path / "mini.json").read_text())
     assert _workers_per_sample(pytester.path / "mini.store.jsonl") == {1}
     metrics = results["metrics"]
@@ -196,9 +123,9 @@ def test_playeval_mini_mutants_give_the_documented_numbers(pytester: pytest.Pyte
 def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pytester) -> None:
     """playeval-mini's JavaScript and TypeScript mutants: the browser's error, esbuild's output and node's test
     runner are quoted in the failures; the play-only slips fail the playtest's rule."""
-    result = _run(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
-                  str(MINI / "samples" / "mutants.jsonl"), "-k", "dodge or tally", "-n", "2",
-                  "--playtest-benchmark-differential", "off")
+    result = run_benchmark(pytester, str(MINI / "tasks.jsonl"), "--playtest-benchmark-samples",
+                           str(MINI / "samples" / "mutants.jsonl"), "-k", "dodge or tally", "-n", "2",
+                           "--playtest-benchmark-differential", "off")
     output = result.stdout.str()
     # a syntax error in plain JavaScript: the page's uncaught SyntaxError, with where
     assert "exception: SyntaxError: missing ) after argument list at /logic.js:11:" in output
@@ -217,7 +144,7 @@ def test_web_tasks_fail_each_stage_with_the_tools_own_words(pytester: pytest.Pyt
 def _on_add_suite(toy_suite: Path, pytester: pytest.Pytester) -> None:
     """The toy's click handler as the task (the unit tests cover logic.py only): a correct sample written
     otherwise, and one that forgets to refresh the label, which only the reference's inputs show."""
-    (toy_suite / "tasks.jsonl").write_text(_task(
+    (toy_suite / "tasks.jsonl").write_text(task_line(
         "toy/on-add", file="main.py", symbol="Toy.on_add", signature="def on_add(self) -> None",
         playtest={"strategy": "coverage", "goal": "click Add", "expect": [{"alive": True}], "max_steps": 4,
                   "timeout": 20}) + "\n")
@@ -233,7 +160,7 @@ def test_a_sample_that_passes_its_playtest_is_judged_against_the_tasks_reference
         pytester: pytest.Pytester, toy_suite: Path) -> None:
     _on_add_suite(toy_suite, pytester)
     common = ("suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "-v")
-    result = _run(pytester, *common, "--playtest-results", "results.json")
+    result = run_benchmark(pytester, *common, "--playtest-results", "results.json")
     output = result.stdout.str()
     assert "toy/on-add[s0]::play PASSED" in output and "toy/on-add[s1]::play FAILED" in output
     assert "the sample passed its playtest, but on the inputs of the task's reference" in output
@@ -247,9 +174,9 @@ def test_a_sample_that_passes_its_playtest_is_judged_against_the_tasks_reference
 
     # a resumed run reuses the reference; off judges by the playtest alone
     (pytester.path / "results.store.jsonl").write_text("")
-    _run(pytester, *common, "--playtest-results", "results.json", "--playtest-benchmark-resume")
+    run_benchmark(pytester, *common, "--playtest-results", "results.json", "--playtest-benchmark-resume")
     assert (reference / "sights.jsonl").stat().st_mtime_ns == recorded
-    off = _run(pytester, *common, "--playtest-benchmark-differential", "off", "--playtest-results", "off.json")
+    off = run_benchmark(pytester, *common, "--playtest-benchmark-differential", "off", "--playtest-results", "off.json")
     off.assert_outcomes(passed=6)
     assert "diverged" not in json.loads((pytester.path / "off.json").read_text())["tasks"]["toy/on-add"]
 
@@ -259,8 +186,8 @@ def test_a_task_whose_reference_does_not_pass_its_playtest_judges_by_the_playtes
     _on_add_suite(toy_suite, pytester)
     main = toy_suite / "toy" / "main.py"  # the task's own handler raises on every click
     main.write_text(main.read_text().replace("add(self.total, 1)", "add(self.total, '1')"))
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-results",
-                  "results.json", "--playtest-benchmark-differential", "on", "-rA")
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "--playtest-benchmark-samples", "samples.jsonl",
+                           "--playtest-results", "results.json", "--playtest-benchmark-differential", "on", "-rA")
     result.assert_outcomes(passed=6)
     why = pytester.path / "results.references" / "suite" / "toy_on-add" / "unavailable.txt"
     assert "exception" in why.read_text() and "no golden run recorded: the playtest did not pass" in why.read_text()
@@ -268,8 +195,9 @@ def test_a_task_whose_reference_does_not_pass_its_playtest_judges_by_the_playtes
 
 
 def test_a_bad_differential_mode_is_a_usage_error(pytester: pytest.Pytester, toy_suite: Path) -> None:
-    result = _run(pytester, "suite/tasks.jsonl", "-o", "playtest_benchmark_differential=maybe")
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "-o", "playtest_benchmark_differential=maybe")
     result.stderr.fnmatch_lines(["*--playtest-benchmark-differential / ini playtest_benchmark_differential: "
                                  "expected one of on, off, got 'maybe'*"])
-    result = _run(pytester, "suite/tasks.jsonl", "--playtest-benchmark-differential", "maybe")  # argparse's choices
+    # argparse's choices
+    result = run_benchmark(pytester, "suite/tasks.jsonl", "--playtest-benchmark-differential", "maybe")
     result.stderr.fnmatch_lines(["*--playtest-benchmark-differential: invalid choice: 'maybe'*"])

@@ -15,6 +15,7 @@ import pytest
 
 from pytest_playtest.benchmark.shard import Shard, dealing_order
 from pytest_playtest.errors import ShardError
+from tests.support.benchmark import run_benchmark, task_line, write_toy_suite
 
 MERGE = Path(sys.executable).parent / "playtest-merge"
 needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
@@ -128,13 +129,6 @@ def test_a_bad_shard_is_a_usage_error(pytester: pytest.Pytester) -> None:
     assert "shard 3 of 2 does not exist" in result.stderr.str() + result.stdout.str()
 
 
-def _toy_suite(pytester: pytest.Pytester) -> Path:
-    """The collector tests' toy Tk suite: one task with three samples (exec fails, pass fails, all pass)."""
-    from tests.benchmark.test_collector import toy_suite
-
-    return toy_suite.__wrapped__(pytester)  # type: ignore[attr-defined,no-any-return]
-
-
 def _store_lines(store: Path) -> list[dict[str, object]]:
     lines = []
     for line in store.read_text().splitlines() if store.is_file() else []:
@@ -168,11 +162,9 @@ def _kill_midway(pytester: pytest.Pytester, store: Path, *args: str) -> None:
 @needs_xvfb
 def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pytester: pytest.Pytester) -> None:
     """A live run SIGKILLed while a stage runs (its store then half written too), resumed, against a whole run."""
-    from tests.benchmark.test_collector import _run
-
-    suite = _toy_suite(pytester)
+    suite = write_toy_suite(pytester.path)
     args = [str(suite / "tasks.jsonl"), "--playtest-benchmark-samples", str(pytester.path / "samples.jsonl")]
-    _run(pytester, *args, "--playtest-results", "whole.json")
+    run_benchmark(pytester, *args, "--playtest-results", "whole.json")
     whole = json.loads((pytester.path / "whole.json").read_text())
     assert len(_store_lines(pytester.path / "whole.store.jsonl")) == 3 * 3 * 3  # samples x stages x phases
 
@@ -184,7 +176,7 @@ def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pyteste
     with open(store, "a") as out:  # as a kill in the middle of a write leaves the store
         out.write(store.read_text().splitlines()[-1][:40])
 
-    resumed = _run(pytester, *args, "--playtest-results", "part.json", "--playtest-benchmark-resume")
+    resumed = run_benchmark(pytester, *args, "--playtest-results", "part.json", "--playtest-benchmark-resume")
     assert f"{len(finished)} deselected" in resumed.stdout.str()  # the stored stages did not run again
     part = json.loads((pytester.path / "part.json").read_text())
     assert part["metrics"] == whole["metrics"] and part["tasks"] == whole["tasks"]
@@ -204,11 +196,9 @@ def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pyteste
 def _two_task_suite(pytester: pytest.Pytester, completions: tuple[str, ...]) -> list[str]:
     """The toy suite (folder ``suite``) with the tasks clicker/on_click and clicker/reset, each with a sample
     of each completion; the arguments that run it."""
-    from tests.benchmark.test_collector import _task
-
-    suite = _toy_suite(pytester)
+    suite = write_toy_suite(pytester.path)
     tasks = ("clicker/on_click", "clicker/reset")
-    (suite / "tasks.jsonl").write_text("".join(_task(task) + "\n" for task in tasks))
+    (suite / "tasks.jsonl").write_text("".join(task_line(task) + "\n" for task in tasks))
     samples = [{"task_id": task, "completion": completion, "tokens": 5 + 4 * number}
                for task in tasks for number, completion in enumerate(completions)]
     (pytester.path / "samples.jsonl").write_text("".join(json.dumps(sample) + "\n" for sample in samples))
@@ -218,13 +208,11 @@ def _two_task_suite(pytester: pytest.Pytester, completions: tuple[str, ...]) -> 
 @needs_xvfb
 def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) -> None:
     """A two-task suite run whole and as 1/2 and 2/2 (one task each), then ``playtest-merge``."""
-    from tests.benchmark.test_collector import _run
-
     args = _two_task_suite(pytester, ("return total +\n", "return total + amount\n"))
-    _run(pytester, *args, "--playtest-results", "whole.json")
+    run_benchmark(pytester, *args, "--playtest-results", "whole.json")
     for index in (1, 2):
-        shard = _run(pytester, *args, "--playtest-benchmark-shard", f"{index}/2",
-                     "--playtest-results", f"shard-{index}.json")
+        shard = run_benchmark(pytester, *args, "--playtest-benchmark-shard", f"{index}/2",
+                              "--playtest-results", f"shard-{index}.json")
         shard.assert_outcomes(passed=3, failed=1, skipped=2)  # its task's two samples
     merged = subprocess.run([str(MERGE), "merged.json", "shard-1.json", "shard-2.json"], cwd=pytester.path,
                             capture_output=True, text=True, check=True)
@@ -243,15 +231,13 @@ def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) ->
 def test_a_shard_dealt_no_task_writes_results_that_merge(pytester: pytest.Pytester) -> None:
     """3/3 of a two-task suite runs nothing, exits 0 and writes results holding no task; the three shards
     merge into the whole run's numbers. (Samples that do not compile: no app starts.)"""
-    from tests.benchmark.test_collector import _run
-
     args = _two_task_suite(pytester, ("return total +\n", "return (total\n"))
-    _run(pytester, *args, "--playtest-results", "whole.json").assert_outcomes(failed=4, skipped=8)
+    run_benchmark(pytester, *args, "--playtest-results", "whole.json").assert_outcomes(failed=4, skipped=8)
     for index in (1, 2):
-        shard = _run(pytester, *args, "--playtest-benchmark-shard", f"{index}/3",
-                     "--playtest-results", f"shard-{index}.json")
+        shard = run_benchmark(pytester, *args, "--playtest-benchmark-shard", f"{index}/3",
+                              "--playtest-results", f"shard-{index}.json")
         shard.assert_outcomes(failed=2, skipped=4)
-    empty = _run(pytester, *args, "--playtest-benchmark-shard", "3/3", "--playtest-results", "shard-3.json")
+    empty = run_benchmark(pytester, *args, "--playtest-benchmark-shard", "3/3", "--playtest-results", "shard-3.json")
     assert empty.ret == 0 and "12 deselected" in empty.stdout.str()  # the other shards' 4 samples x 3 stages
     empty.stdout.fnmatch_lines(["shard 3/3 of split * holds no task*"])
     results = json.loads((pytester.path / "shard-3.json").read_text())

@@ -8,13 +8,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from openai_server import OpenAIServer
 
 from pytest_playtest.expect import Expectation
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.llm import LLMPolicy
 from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
+from tests.support.frames import FixedText, split_frame
+from tests.support.openai_server import OpenAIServer
 
 #: Everything the openai client or its HTTP layer reads from the environment: a developer's real settings
 #: must neither leak into these tests nor send their requests anywhere but the loopback server.
@@ -47,31 +48,6 @@ def closed_port_url() -> str:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     return f"http://127.0.0.1:{port}/v1"
-
-
-class FixedText:
-    """Stands in for the vision module: the OCR text of every frame is the given string."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def text(self, frame: np.ndarray, key: str | None = None) -> str:
-        return self._text
-
-    def read(self, frame: np.ndarray, key: str | None = None) -> list[Any]:
-        return []
-
-    def widgets(self, frame: np.ndarray, key: str | None = None) -> list[Any]:
-        return []
-
-
-def split_frame(width: int, height: int) -> np.ndarray:
-    """An RGB frame: red left half, blue right half, with a white square in the top-left corner."""
-    frame = np.zeros((height, width, 3), dtype=np.uint8)
-    frame[:, : width // 2] = (220, 30, 30)
-    frame[:, width // 2:] = (30, 30, 220)
-    frame[: height // 8, : width // 8] = 255
-    return frame
 
 
 @pytest.fixture

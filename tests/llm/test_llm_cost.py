@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from openai_server import OpenAIServer, act
 
 from pytest_playtest import expect
 from pytest_playtest.actions import Action
 from pytest_playtest.policies.llm import OCR_LIMIT, screen_text
 from pytest_playtest.policies.request_size import fit_tiles, image_tokens, measure, tiles
 from pytest_playtest.trajectory import Step
+from tests.support.openai_server import OpenAIServer, act
 
 BUDGET = 1500
 

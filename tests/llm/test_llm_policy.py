@@ -7,7 +7,6 @@ import io
 import time
 
 import pytest
-from openai_server import Failure, Reply, tool
 from PIL import Image
 
 from pytest_playtest import expect
@@ -15,6 +14,7 @@ from pytest_playtest.actions import ACTION_KINDS, Action
 from pytest_playtest.errors import PolicyError
 from pytest_playtest.policies.llm import ACT_TOOL, TOOLS, LLMPolicy
 from pytest_playtest.trajectory import Step
+from tests.support.openai_server import Failure, Reply, tool
 
 SECRET = "sk-test-0123456789-do-not-leak"
 
@@ -190,7 +190,7 @@ def test_coverage_strategy_uses_its_own_system_prompt(openai_server, make_policy
 
 def test_the_system_prompt_lists_the_inputs_the_code_handles(openai_server, make_policy, make_observation):
     from pytest_playtest.source import scan_app
-    from tests.conftest import SAMPLES
+    from tests.support import SAMPLES
 
     calculator = scan_app(str(SAMPLES / "calculator" / "main.py"), SAMPLES / "calculator")
     openai_server.add(("wait", {"seconds": 1}), ("wait", {"seconds": 1}))

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, act, request_text
 
-from tests.conftest import APPS
+from tests.support import APPS
+from tests.support.openai_server import OpenAIServer, act, request_text
 
 SCENARIO = """---
 app: apps/notes.py

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, act, request_text
 
 from pytest_playtest import expect
 from pytest_playtest.loop.playthrough import run_session
 from pytest_playtest.loop.spec import RunSpec
 from pytest_playtest.policies.request_size import measure
 from pytest_playtest.vision import Vision
+from tests.support import APPS
+from tests.support.openai_server import OpenAIServer, act, request_text
 
-TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"
+TK_TOY = APPS / "tk_toy.py"
 
 
 @pytest.fixture(scope="module")

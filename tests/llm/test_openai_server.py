@@ -8,7 +8,8 @@ import urllib.request
 
 import openai
 import pytest
-from openai_server import Failure, OpenAIServer, Reply
+
+from tests.support.openai_server import Failure, OpenAIServer, Reply
 
 
 def chat(server: OpenAIServer, **extra) -> openai.types.chat.ChatCompletion:

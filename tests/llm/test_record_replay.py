@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
-from openai_server import act
 
-TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"
+from tests.support import APPS
+from tests.support.openai_server import act
+
+TK_TOY = APPS / "tk_toy.py"
 SECRET = "sk-test-never-written-anywhere"
 
 TEST_FILE = f"""

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from openai_server import OpenAIServer, Reply
 from PIL import Image
+
+from tests.support import REPO
+from tests.support.openai_server import OpenAIServer, Reply
 
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MINI = REPO_ROOT / "benchmarks" / "playeval-mini"
+MINI = REPO / "benchmarks" / "playeval-mini"
 TASK_ID = "counter/on-increment"
 
 #: The playeval-mini mutant that fails play: an exception in the Tk callback on every click.
@@ -57,7 +58,7 @@ def suite(pytester: pytest.Pytester) -> Path:
     """playeval-mini's counter/on-increment over a copy of the counter app, with one play and one exec mutant."""
     folder = pytester.path / "suite"
     folder.mkdir()
-    shutil.copytree(REPO_ROOT / "sample_projects" / "counter", folder / "counter",
+    shutil.copytree(REPO / "sample_projects" / "counter", folder / "counter",
                     ignore=shutil.ignore_patterns("__pycache__", "playtests"))
     line = next(json.loads(text) for text in (MINI / "tasks.jsonl").read_text().splitlines()
                 if json.loads(text)["task_id"] == TASK_ID)
@@ -199,7 +200,7 @@ def test_a_typescript_sample_is_repaired_through_the_same_splice_build_and_page(
     (from the copied app's own node_modules) and played in Chromium."""
     folder = pytester.path / "suite"
     folder.mkdir()
-    shutil.copytree(REPO_ROOT / "sample_projects" / "web_tally", folder / "web_tally", symlinks=True,
+    shutil.copytree(REPO / "sample_projects" / "web_tally", folder / "web_tally", symlinks=True,
                     ignore=shutil.ignore_patterns("playtests"))
     line = next(json.loads(text) for text in (MINI / "tasks.jsonl").read_text().splitlines()
                 if json.loads(text)["task_id"] == TS_TASK_ID)

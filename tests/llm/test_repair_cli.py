@@ -12,11 +12,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, Reply
+
+from tests.support import REPO
+from tests.support.openai_server import OpenAIServer, Reply
 
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 SLUG = "test_toy.py__test_toy_adds"
 
 TOY = '''
@@ -63,7 +64,7 @@ def tree(folder: Path, skip: str) -> dict[str, bytes]:
 
 
 def python(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(name, None)
     return subprocess.run([sys.executable, *args], cwd=project, env=env, capture_output=True, text=True,

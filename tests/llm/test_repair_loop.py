@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from openai_server import OpenAIServer, Reply
 
 from pytest_playtest.benchmark.splice import splice_repo
 from pytest_playtest.repair.diagnosis import Diagnosis
@@ -18,8 +17,10 @@ from pytest_playtest.repair.model import RepairModel
 from pytest_playtest.repair.patch import proposed_files, unified_diff
 from pytest_playtest.repair.prompt import RepairPrompt, RepairTask, read_context
 from pytest_playtest.repair.reply import Unusable, extract_code, validate
+from tests.support import SAMPLES
+from tests.support.openai_server import OpenAIServer, Reply
 
-COUNTER = Path(__file__).resolve().parents[2] / "sample_projects" / "counter"
+COUNTER = SAMPLES / "counter"
 SOURCE = "class Game:\n    def score(self) -> int:\n        return 0\n"
 
 

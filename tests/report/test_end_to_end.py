@@ -9,7 +9,6 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from io import BytesIO
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +17,9 @@ from PIL import Image
 from pytest_playtest.files import STORYBOARD_FILE
 from pytest_playtest.report.artifacts import slugify
 from pytest_playtest.report.drawing import FINDING_RED
+from tests.support import APPS
 
-TK_TOY = Path(__file__).resolve().parents[2] / "fixtures" / "apps" / "tk_toy.py"
+TK_TOY = APPS / "tk_toy.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (make setup installs it)")
 

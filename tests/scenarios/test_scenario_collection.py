@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import APPS, no_display_env
+from tests.support import APPS, no_display_env
 
 GOOD = """---
 app: toy.py

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -23,6 +22,7 @@ from pytest_playtest.scenarios.grammar import (
     parse_step,
     split_parts,
 )
+from tests.support import REPO
 
 TYPE = Action.type_text
 
@@ -162,7 +162,7 @@ def test_a_code_span_is_a_rule_only_when_it_compares_or_tests_an_element() -> No
     assert checks.rules == ("#count == '2'", "#menu visible")
 
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
+DOCS = REPO / "docs" / "scenarios.md"
 
 
 def grammar_table_examples() -> list[str]:

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from pytest_playtest.scenarios.parser import parse_file
+from tests.support import REPO
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios" / "TestCases_Notes.md"
+FIXTURE = REPO / "fixtures" / "scenarios" / "TestCases_Notes.md"
 
 
 def write(tmp_path: Path, text: str, name: str = "notes.playtest.md") -> Path:

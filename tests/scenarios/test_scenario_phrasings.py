@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import APPS, REPO
+from tests.support import APPS, REPO
 
 SHOPPING = REPO / "fixtures" / "scenarios" / "TestCases_Shopping.md"
 COUNTER = REPO / "fixtures" / "web" / "counter.html"

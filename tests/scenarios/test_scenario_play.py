@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import APPS, REPO
+from tests.support import APPS, REPO
 
 FIXTURE = REPO / "fixtures" / "scenarios" / "TestCases_Notes.md"
 

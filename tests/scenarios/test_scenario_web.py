@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support import REPO
 
 BOARD = REPO / "fixtures" / "web" / "board.html"
 
