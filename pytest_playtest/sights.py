@@ -29,15 +29,16 @@ THUMBNAILS_DIR = "frames"
 #: At most this many pictures are kept with a golden run (spread over its steps when it changes more often).
 MAX_THUMBNAILS = 24
 FORMAT_VERSION = 1
-#: The coarse picture's grid: columns and rows of tiles over the window.
+# The differential's knowledge (what makes two sights differ) is the data layer's one table of deciding numbers.
+#: [tiles] the coarse picture's grid: columns and rows of tiles over the window
 TILES = (16, 12)
-#: How far (0-255, in any colour channel) a tile's mean colour may move before the tile differs: a caret
-#: that blinks, a few pixels of anti-aliasing stay below it; a sprite, a panel or a colour that changed does not.
+#: [level 0-255] how far, in any colour channel, a tile's mean colour may move before the tile differs: a caret
+#: that blinks, a few pixels of anti-aliasing stay below it; a sprite, a panel or a colour that changed does not
 TILE_TOLERANCE = 40
-#: The last share of a run in which a line the reference first showed may not come in a replay of an app that
-#: moves by itself (a replay a few frames slower shows it after its last step).
+#: [share of the run] the last share of a run in which a line the reference first showed may not come in a replay
+#: of an app that moves by itself (a replay a few frames slower shows it after its last step)
 LATE = 0.1
-#: At most this many differences are spelled out per step.
+#: [differences] at most this many differences are spelled out per step
 SHOWN_DIFFERENCES = 3
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,:]\d+)*")
 #: What makes a line on a moving app text: a digit or a word of two letters (OCR reads a sprite now and then as

@@ -611,7 +611,8 @@ def test_steps_the_loop_inserts_are_not_taken_for_the_policys() -> None:
     foreign = Step(index=2, action=Action.click(5, 5), before_hash="c1", after_hash="c1")
     app.steps.append(foreign)
     policy.record(foreign)  # the loop retried a suspect click on its own
-    assert policy.notebook.now.streak is not None and policy.notebook.now.streak.count == 1 and policy.notebook.now.attempt is None
+    now = policy.notebook.now
+    assert now.streak is not None and now.streak.count == 1 and now.attempt is None
 
 
 # -- coverage guidance -----------------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 from .. import expect as expect_module
-from ..errors import SpecError
+from ..errors import PytestPlaytestDeprecationWarning, SpecError
 from ..geometry import parse_size
 from ..rules import refused_on_desktop
 from ..runtime.browser import looks_like_web_app
@@ -17,6 +18,7 @@ from ..settings import PLAYTEST_ARGUMENTS
 from ..sights import Golden, Sight
 from ..trajectory import Step
 from ..verdict import Verdict
+from .thresholds import MAX_BEAT, MIN_BEAT
 
 Strategy = Literal["goal", "coverage"]
 STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
@@ -26,9 +28,6 @@ class _BadArgument(ValueError):
     """One argument is wrong: the message says why; from_kwargs adds where and which."""
 
 
-#: The shortest and longest step of a real-time game when the beat follows the budget: a player decides
-#: several times a second, and a game's objects move meaningfully within a few of its frames.
-MIN_BEAT, MAX_BEAT = 0.12, 0.5
 
 
 @dataclass
@@ -43,9 +42,9 @@ class OracleSettings:
     #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
     #: an effect before, and the process is busy or stopped
     probe_inputs: int = 4
-    #: no longer used: CPU use alone never makes a freeze (a title screen over a busy loop is not frozen);
-    #: accepted so existing ``oracles={...}`` arguments keep working
-    busy_cpu: float = 0.6
+    #: retired: CPU use alone never makes a freeze (a title screen over a busy loop is not frozen); still
+    #: accepted so existing ``oracles={...}`` arguments keep working, with a PytestPlaytestDeprecationWarning
+    busy_cpu: float | None = None
     #: a backlog of X events the app has not read, unchanged over this many seconds (sampled
     #: ``unread_samples`` times, no input sent meanwhile), shows the app stopped handling input; a live
     #: app drains it at its next frame, however slow its frames
@@ -93,6 +92,11 @@ class OracleSettings:
     #: errors less often than theirs (a direction key works only when the avatar is not heading that way
     #: already, so a working one may trail the others a little)
     dead_separation: float = 3.0
+
+    def __post_init__(self) -> None:
+        if self.busy_cpu is not None:
+            warnings.warn("oracles={'busy_cpu': ...} is retired and has no effect: CPU use alone never makes a "
+                          "freeze (docs/verdicts.md)", PytestPlaytestDeprecationWarning, stacklevel=3)
 
 
 @dataclass

@@ -26,8 +26,9 @@ from ..runtime.sandbox import Sandbox
 from ..source import Vocabulary, scan_app
 from ..source.web import scan_web_app
 from ..vision import Vision, Widget
+from ..vision.thresholds import BEVEL
 from .expectations import ExpectationTracker
-from .thresholds import DISABLED_CONTRAST, DOM_READ_TIMEOUT
+from .thresholds import DISABLED_CONTRAST, DISABLED_PERCENTILES, DOM_READ_TIMEOUT
 from .web import DomReader, PageWatch, WebPage
 from .workers import TextReader
 
@@ -202,9 +203,9 @@ def surface_of(app: str | Sequence[str], cwd: Path | None, vision: Vision, *, ru
 def greyed_out(frame: np.ndarray, box: Box) -> bool:
     """A widget drawn in low contrast is disabled, as toolkits draw it (grey text on a grey face): it does
     nothing on purpose, so it is never judged unresponsive."""
-    inner = box.expand(-4)  # without the bevel, whose highlight and shadow have full contrast either way
+    inner = box.expand(-BEVEL)  # without the bevel, whose highlight and shadow have full contrast either way
     crop = frame[inner.y : inner.bottom, inner.x : inner.right]
     if not crop.size:
         return False
-    low, face, high = np.percentile(crop.mean(axis=2), (0.2, 50, 99.8))  # a thin "−" inks 1 % of its button
+    low, face, high = np.percentile(crop.mean(axis=2), DISABLED_PERCENTILES)
     return bool(max(face - low, high - face) < DISABLED_CONTRAST)

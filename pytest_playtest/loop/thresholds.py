@@ -24,6 +24,11 @@ RELAUNCH_TIME_LEFT = 5.0
 #: [launches] a run launches its app at most this many times (it is launched again after each normal exit)
 MAX_LAUNCHES = 20
 
+# -- pacing --------------------------------------------------------------------------------------------------------
+#: [s] the shortest and longest step of a real-time game when the beat follows the budget: a player decides
+#: several times a second, and a game's objects move meaningfully within a few of its frames
+MIN_BEAT, MAX_BEAT = 0.12, 0.5
+
 # -- looking -----------------------------------------------------------------------------------------------------
 #: [s] between looks at a real-time game while a step's beat runs, and at an app watched without input
 PLAY_POLL = 0.02
@@ -71,3 +76,5 @@ DOM_READ_TIMEOUT = 0.5
 #: [grey levels] between a widget's face and its text below which it looks disabled (Tk draws a disabled
 #: button's text #a3a3a3 on #d9d9d9: 54; an enabled one black on it: 217)
 DISABLED_CONTRAST = 100
+#: [percentiles] the grey levels a widget's ink, face and highlight are read at (a thin "−" inks 1 % of its button)
+DISABLED_PERCENTILES = (0.2, 50, 99.8)

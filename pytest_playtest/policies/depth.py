@@ -5,7 +5,7 @@ not); after a walk to the edge of a still app its opposite is pressed next (the 
 from __future__ import annotations
 
 from ..keys import MOVEMENT_KEYS, OPPOSITE
-from .exploration import Candidate, Streak
+from .exploration import Candidate, Rank, Streak
 from .inputs import key_candidate
 from .notebook import Attempt, Notebook
 from .thresholds import ANIMATED_DEPTH, DEPTH, EDGE_PUSHES, POINTER_DEPTH, SHORT_WALKS, TURN_BACKS
@@ -71,7 +71,7 @@ class Depth:
         key = candidate.actions[0].key
         if self.notebook.animating or candidate.kind != "press" or key not in OPPOSITE:
             return
-        back = key_candidate(OPPOSITE[key], 1).name
+        back = key_candidate(OPPOSITE[key], Rank.KEY).name
         turned = self.notebook.memory.turned_back
         if turned[back] < TURN_BACKS:
             turned[back] += 1

@@ -22,6 +22,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 from ..actions import Action
 from ..geometry import Box
@@ -33,8 +34,18 @@ from .thresholds import (
     FRUITLESS_DECAY,
     MIN_ENERGY,
     MUTATE_CHANCE,
+    SEQUENCE_LENGTHS,
     WAIT_SECONDS,
 )
+
+
+class Rank(IntEnum):
+    """Where an untried input comes in the order they are tried (lower first), and how much it weighs later."""
+
+    OWN = 0  # the app's own controls: labels its code names, fields, forms, quit inputs
+    KEY = 1  # keys, and the buttons of a widget toolkit
+    DRAWN = 2  # what a drawn UI shows (board cells, sprites), pointer probes, typed text
+    REST = 3  # the rest: holds, drags, the wheel, other texts, waiting
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ class Candidate:
 
     name: str
     actions: tuple[Action, ...]
-    rank: int = 1
+    rank: int = Rank.KEY
     #: whether repeating it can go deeper (pressing a key again; typing into a field again cannot)
     repeatable: bool = True
     #: what it is to a person (a button's caption), for the step's note
@@ -60,7 +71,7 @@ class Candidate:
 
 
 #: waiting a moment: when nothing else is worth doing, or while a card turns
-WAIT = Candidate("wait", (Action.wait(WAIT_SECONDS),), rank=3)
+WAIT = Candidate("wait", (Action.wait(WAIT_SECONDS),), rank=Rank.REST)
 
 
 @dataclass
@@ -155,7 +166,7 @@ class Sequences:
 
     def add(self, names: Sequence[str], gain: float) -> None:
         """The last inputs, the last of which reached new code: each tail of length 2-3 joins the corpus."""
-        for length in (2, 3):
+        for length in SEQUENCE_LENGTHS:
             if len(names) >= length:
                 tail = tuple(names[-length:])
                 if len(set(tail)) > 1:  # a repeat of one input is depth's business
@@ -181,7 +192,7 @@ class Sequences:
             return mutate(chosen, rng, effective) if rng.random() < MUTATE_CHANCE else chosen
         if len(effective) < 2:
             return None
-        return tuple(rng.sample(effective, min(len(effective), rng.choice((2, 3)))))
+        return tuple(rng.sample(effective, min(len(effective), rng.choice(SEQUENCE_LENGTHS))))
 
 
 def mutate(names: tuple[str, ...], rng: random.Random, effective: list[str]) -> tuple[str, ...]:
@@ -193,7 +204,7 @@ def mutate(names: tuple[str, ...], rng: random.Random, effective: list[str]) -> 
     if how == 1:
         at = rng.randrange(len(names))
         return (*names[:at], other, *names[at + 1:])
-    return (*names, other)[-3:]
+    return (*names, other)[-max(SEQUENCE_LENGTHS):]
 
 
 def weighted_choice(rng: random.Random, candidates: Sequence[Candidate], weights: Sequence[float]) -> Candidate:

@@ -26,7 +26,7 @@ from ..trajectory import Step
 from ..vision import Widget, perceptual_hash
 from .base import Decision, Observation, Policy, PolicyContext
 from .depth import Depth
-from .exploration import WAIT, Candidate, InputStats, weighted_choice
+from .exploration import WAIT, Candidate, InputStats, Rank, weighted_choice
 from .inputs import GAME_KEYS, InputCatalog
 from .modes import Modes
 from .notebook import Attempt, Notebook, Replay, ScreenMemory, Screens
@@ -45,6 +45,7 @@ from .thresholds import (
     RANK_WEIGHT,
     REFRESH_FRACTION,
     SEQUENCE_CHANCE,
+    SEQUENCE_LENGTHS,
     TYPE_SHOWN,
     WIDGET_PERIOD,
     WIDGET_REFRESH,
@@ -54,8 +55,6 @@ from .thresholds import (
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
 SHOWN = "a key the screen shows"  # why such a key was chosen
-#: [attempts] the last finished attempts kept as the tail a sequence that reached new code is made of
-RECENT = 3
 
 
 class HeuristicPolicy(Policy):
@@ -176,7 +175,7 @@ class HeuristicPolicy(Policy):
         fresh = [c for c in candidates if c.name not in memory.stats and not self._kind_known(c)]
         # breadth before depth: the app's own controls and keys are all tried once before one is repeated
         # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
-        own = [c for c in fresh if c.rank <= 1]
+        own = [c for c in fresh if c.rank <= Rank.KEY]
         if now.streak is not None and not own:
             return Choice(now.streak.candidate, f"depth {now.streak.count + 1}")
         now.streak = None
@@ -221,7 +220,7 @@ class HeuristicPolicy(Policy):
         """Methodical: every input once, each kind of input (keys, clicks, right clicks, fields...) in turn,
         the app's own controls and keys first and in order; a board's many cells in a seeded random order."""
         best = min(fresh, key=lambda c: (self.notebook.memory.kind_tries[c.kind], c.rank))
-        if best.rank <= 1:
+        if best.rank <= Rank.KEY:
             return best
         return self.rng.choice([c for c in fresh if (c.kind, c.rank) == (best.kind, best.rank)])
 
@@ -230,7 +229,7 @@ class HeuristicPolicy(Policy):
         time: after a few tries of its kind it is one input of that kind, weighed by what the kind did, not a
         new input at every place (a person does not click each asteroid to learn clicks do nothing): its places
         share one input's weight."""
-        return (self.animating and candidate.rank >= 2 and candidate.kind != "press"
+        return (self.animating and candidate.rank >= Rank.DRAWN and candidate.kind != "press"
                 and self.notebook.memory.kind_tries[candidate.kind] >= KIND_BREADTH)
 
     def _weight(self, candidate: Candidate, state: str, screen: ScreenMemory) -> float:
@@ -249,7 +248,7 @@ class HeuristicPolicy(Policy):
             return []
         stats = self.notebook.memory.stats
         tried = {c.name for c in candidates if c.name in stats and state in stats[c.name].tried_states}
-        untaken = [c for c in candidates if c.rank <= 1 and c.name not in tried]
+        untaken = [c for c in candidates if c.rank <= Rank.KEY and c.name not in tried]
         return untaken if tried else []
 
     def _start_replay(self) -> Replay | None:
@@ -283,7 +282,7 @@ class HeuristicPolicy(Policy):
         self.shown.typed(attempt.candidate)
         memory.kind_tries[attempt.candidate.kind] += 1
         now.finished = name
-        now.recent = [*now.recent, name][-RECENT:]
+        now.recent = [*now.recent, name][-max(SEQUENCE_LENGTHS):]
         if attempt.lines > 0:
             memory.sequences.add(now.recent, attempt.lines)
         if now.replay is None:

@@ -21,8 +21,8 @@ from ..geometry import Box
 from ..keys import MOVEMENT_KEYS
 from ..source import Vocabulary, split_hotkey
 from ..vision import Widget
-from .exploration import Candidate
-from .thresholds import FEW_WIDGETS, GRID, HOLD_SECONDS, MAX_FORM_CHOICES, MAX_OPTIONS, NEAR, PROBE_POINTS
+from .exploration import WAIT, Candidate, Rank
+from .thresholds import DRAG_REACH, FEW_WIDGETS, GRID, HOLD_SECONDS, MAX_FORM_CHOICES, MAX_OPTIONS, NEAR, PROBE_POINTS
 
 GAME_KEYS = ("right", "down", "left", "up", "space", "enter", "w", "a", "s", "d")
 FIELD_TEXT = ("hello", "12", "")  # "" empties the field: required fields are tested too
@@ -75,28 +75,28 @@ class InputCatalog:
         v = self.vocabulary
         if v is None:  # nothing known: widgets and the keys games use
             return [*self._widget_clicks(widgets), *self._choices(widgets), *self._fields(widgets, enter=False),
-                    *(key_candidate(key, 1) for key in GAME_KEYS)]
+                    *(key_candidate(key, Rank.KEY) for key in GAME_KEYS)]
         clicks, choices = self._widget_clicks(widgets), self._choices(widgets)
         found = [*clicks, *self._forms(widgets, clicks, choices, typing=v.typing), *choices]
         if v.typing:
             found += self._fields(widgets, enter="enter" in v.keys)
-        found += [key_candidate(key, 1) for key in (*v.safe_keys, *v.safe_hotkeys)]
+        found += [key_candidate(key, Rank.KEY) for key in (*v.safe_keys, *v.safe_hotkeys)]
         # (in an app that takes many letter keys, w, a, s, d are letters: held, they type a row of one)
-        found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=3, repeatable=False)
+        found += [Candidate(f"hold:{key}", (Action.hold(key, hold),), rank=Rank.REST, repeatable=False)
                   for key in v.safe_keys if key in MOVEMENT_KEYS and not (v.types_characters and len(key) == 1)]
         found += self._pointer_probes(widgets, size, v)
         if v.typing and not v.texts and not any(w.kind == "field" for w in widgets):
             # typing handled without fields (a game reading characters): type into the window
-            found += [Candidate(f"type:{text}", (Action.type_text(text),), rank=2, repeatable=False)
+            found += [Candidate(f"type:{text}", (Action.type_text(text),), rank=Rank.DRAWN, repeatable=False)
                       for text in FIELD_TEXT if text]
-        return found or [Candidate("wait", (Action.wait(0.3),), rank=3)]
+        return found or [WAIT]
 
     def quit_inputs(self, widgets: list[Widget]) -> list[Candidate]:
         """The app's quit keys and the quit labels on screen (they end the app normally)."""
         if self.vocabulary is None:
             return []
-        return [*(key_candidate(key, 0) for key in self.vocabulary.quit_keys),
-                *(self._click(w, 0) for w in widgets if w.text and plain(w.text) in self.quit_labels)]
+        return [*(key_candidate(key, Rank.OWN) for key in self.vocabulary.quit_keys),
+                *(self._click(w, Rank.OWN) for w in widgets if w.text and plain(w.text) in self.quit_labels)]
 
     def play_keys(self) -> tuple[str, ...]:
         """The keys goal play uses: the app's own single keys (not its quit keys), else those games use."""
@@ -114,14 +114,14 @@ class InputCatalog:
             if label and label in self.quit_labels:
                 continue
             if label in self.labels or (widget.kind == "button" and self.vocabulary is None):
-                found.append(self._click(widget, 0))
+                found.append(self._click(widget, Rank.OWN))
             elif widget.kind == "button":
                 # a toolkit's button labelled at run time; on a drawn UI, a board cell with a number
-                found.append(self._click(widget, 1 if self.labels else 2))
+                found.append(self._click(widget, Rank.KEY if self.labels else Rank.DRAWN))
             elif widget.kind == "shape":
-                found.append(self._click(widget, 2))
+                found.append(self._click(widget, Rank.DRAWN))
             elif widget.kind == "text" and self.labels:
-                found.append(self._click(widget, 3))
+                found.append(self._click(widget, Rank.REST))
         return found
 
     def _choices(self, widgets: list[Widget]) -> list[Candidate]:
@@ -135,7 +135,7 @@ class InputCatalog:
                 downs = (Action.press("down", index),) if index else ()
                 found.append(Candidate(f"choose@{place}:{index}", (Action.click(x, y), Action.press("home"), *downs,
                                                                   Action.press("enter")),
-                                       rank=0, repeatable=False, label=option))
+                                       rank=Rank.OWN, repeatable=False, label=option))
         return found
 
     def _forms(self, widgets: list[Widget], clicks: list[Candidate], choices: list[Candidate], *,
@@ -147,15 +147,15 @@ class InputCatalog:
         choice shows what it does when the form is sent."""
         fields = [w for w in widgets if w.kind == "field"] if typing else []
         controls = [w.box for w in widgets if w.kind == "choice"] + [w.box for w in fields]
-        button = _nearest([c for c in clicks if c.rank == 0], controls)
+        button = _nearest([c for c in clicks if c.rank == Rank.OWN], controls)
         if button is None:
             return []
-        found = [Candidate(f"form:{button.name}:{text}", (*_filled(fields, text), *button.actions), rank=0,
+        found = [Candidate(f"form:{button.name}:{text}", (*_filled(fields, text), *button.actions), rank=Rank.OWN,
                            repeatable=False, label=f"fill in the form, then {button.label}")
                  for text in (FORM_TEXT if fields else ())]
         emptied = (*_filled(fields, ""), *button.actions) if fields else ()
         found += [Candidate(f"form:{button.name}:{choice.name}", (*choice.actions, *button.actions, *emptied),
-                            rank=0, repeatable=False, label=f"{choice.label}, then {button.label}")
+                            rank=Rank.OWN, repeatable=False, label=f"{choice.label}, then {button.label}")
                   for choice in choices[:MAX_FORM_CHOICES]]
         return found
 
@@ -168,7 +168,7 @@ class InputCatalog:
                 typed = (Action.type_text(text),) if text else CLEAR_FIELD
                 tail = (Action.press("enter"),) if enter else ()
                 found.append(Candidate(f"field@{self.places.name(x, y)}:{text!r}",
-                                       (Action.click(x, y), *typed, *tail), rank=0, repeatable=False))
+                                       (Action.click(x, y), *typed, *tail), rank=Rank.OWN, repeatable=False))
         return found
 
     def _pointer_probes(self, widgets: list[Widget], size: tuple[int, int], v: Vocabulary) -> list[Candidate]:
@@ -182,28 +182,29 @@ class InputCatalog:
         if "left" in v.buttons and not v.texts:
             grid = [(int((col + 0.5) * width / GRID), int((row + 0.5) * height / GRID))
                     for row in range(GRID) for col in range(GRID)]
-            found += [self._point("click", Action.click(x, y), 2) for x, y in grid]
+            found += [self._point("click", Action.click(x, y), Rank.DRAWN) for x, y in grid]
         elif "left" in v.buttons and sum(w.kind in CLICKABLE for w in widgets) < FEW_WIDGETS:
-            found += [self._point("click", Action.click(x, y), 2) for x, y in points]
+            found += [self._point("click", Action.click(x, y), Rank.DRAWN) for x, y in points]
         if "right" in v.buttons:
-            found += [self._point("right", Action.right_click(x, y), 2) for x, y in targets]
+            found += [self._point("right", Action.right_click(x, y), Rank.DRAWN) for x, y in targets]
         if "wheel" in v.buttons:
-            found += [Candidate(f"scroll-{d}", (Action.scroll(width // 2, height // 2, d),), rank=3)
+            found += [Candidate(f"scroll-{d}", (Action.scroll(width // 2, height // 2, d),), rank=Rank.REST)
                       for d in ("down", "up")]
         if v.pointer:  # the app follows the pointer (a paddle, a fist, an aim): steer it there
-            found += [self._point("move", Action.move(x, y), 2) for x, y in targets]
+            found += [self._point("move", Action.move(x, y), Rank.DRAWN) for x, y in targets]
         if v.drags:
             cx, cy = width // 2, height // 2
-            ends = ((cx + width // 4, cy), (cx - width // 4, cy), (cx, cy + height // 4), (cx, cy - height // 4))
-            found += [Candidate(f"drag→{self.places.name(x, y)}", (Action.drag(cx, cy, x, y),), rank=3)
+            dx, dy = int(width * DRAG_REACH), int(height * DRAG_REACH)
+            ends = ((cx + dx, cy), (cx - dx, cy), (cx, cy + dy), (cx, cy - dy))
+            found += [Candidate(f"drag→{self.places.name(x, y)}", (Action.drag(cx, cy, x, y),), rank=Rank.REST)
                       for x, y in ends]
         return found
 
-    def _point(self, prefix: str, action: Action, rank: int) -> Candidate:
+    def _point(self, prefix: str, action: Action, rank: Rank) -> Candidate:
         x, y = action.target or (0, 0)
         return Candidate(f"{prefix}@{self.places.name(x, y)}", (action,), rank=rank)
 
-    def _click(self, widget: Widget, rank: int) -> Candidate:
+    def _click(self, widget: Widget, rank: Rank) -> Candidate:
         x, y = widget.center
         return Candidate(f"click@{self.places.name(x, y)}", (Action.click(x, y),), rank=rank,
                          label=widget.text or widget.kind, box=widget.box)
@@ -230,7 +231,7 @@ def _filled(fields: list[Widget], text: str) -> list[Action]:
     return [a for w in fields for a in (Action.click(*w.center), *CLEAR_FIELD, *typed)]
 
 
-def key_candidate(key: str, rank: int) -> Candidate:
+def key_candidate(key: str, rank: Rank) -> Candidate:
     """A key press, or a shortcut ("ctrl+s") pressed as a chord."""
     if len(key) > 1 and "+" in key:
         return Candidate(f"hotkey:{key}", (Action.hotkey(*split_hotkey(key)),), rank=rank)

@@ -22,6 +22,7 @@ from .exploration import WAIT
 from .notebook import Notebook
 from .skill import Turn
 from .thresholds import (
+    BLANK_SAMPLE,
     BLANK_SHARE,
     MODE_PROBE,
     RESTART_LOOKS,
@@ -214,6 +215,6 @@ class Modes:
 
 def one_colour_share(frame: np.ndarray) -> float:
     """The share of the window in its most common colour (sampled)."""
-    sample = frame[::8, ::8].reshape(-1, frame.shape[2])
+    sample = frame[::BLANK_SAMPLE, ::BLANK_SAMPLE].reshape(-1, frame.shape[2])
     _, counts = np.unique(sample, axis=0, return_counts=True)
     return float(counts.max() / len(sample))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Observation
-from .exploration import WAIT, Candidate
+from .exploration import WAIT, Candidate, Rank
 from .pairs import Faces
 from .skill import Choice, Turn
 
@@ -43,8 +43,9 @@ class Pairing:
             self.paired.add(found)
             self.faces.turned_pair(*found)
             first, second = (by_name[name] for name in found)
-            return Choice(Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=0,
-                                    repeatable=False, label=f"{first.label} and {second.label}"), "a pair seen before")
+            both = Candidate(f"pair:{first.name}+{second.name}", (*first.actions, *second.actions), rank=Rank.OWN,
+                             repeatable=False, label=f"{first.label} and {second.label}")
+            return Choice(both, "a pair seen before")
         twin = self.faces.twin(frame)
         if twin is not None and twin in by_name:
             one, other = sorted((self.faces.first or "", twin))

@@ -4,7 +4,7 @@ learns where the avatar is and what each input does to it)."""
 from __future__ import annotations
 
 from ..actions import Action
-from .exploration import Candidate
+from .exploration import Candidate, Rank
 from .notebook import Notebook
 from .player import Player
 from .skill import Choice, Turn
@@ -37,7 +37,7 @@ class Steering:
         if chosen is None:
             return None
         if chosen == "":
-            return Choice(Candidate("wait", (Action.wait(self.beat),), rank=3), "let the avatar drift")
+            return Choice(Candidate("wait", (Action.wait(self.beat),), rank=Rank.REST), "let the avatar drift")
         return Choice(by_name[chosen], "keep the avatar in play")
 
     def forget(self) -> None:

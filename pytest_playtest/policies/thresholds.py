@@ -29,6 +29,8 @@ WIDGET_SHARE = 0.25
 KIND_BREADTH = 4
 #: [share] a window this much one colour shows nothing (a full-screen toggle blanked it)
 BLANK_SHARE = 0.99
+#: [px] the window's colours are sampled every this many pixels to tell how much of it is one colour
+BLANK_SAMPLE = 8
 #: [share] a window at most this much one colour surely showed a picture (a dark game with a few thin lines lies
 #: between the two and is never taken for blanked)
 SHOWS_SHARE = 0.9
@@ -66,6 +68,8 @@ POINTER_DEPTH = 3
 EDGE_PUSHES = 2
 #: [share] free choices that replay a short sequence of effective inputs
 SEQUENCE_CHANCE = 0.2
+#: [inputs] how long such sequences are (the last input of one reached new code)
+SEQUENCE_LENGTHS = (2, 3)
 #: [share] of the step budget after which a quit key is tried, once
 QUIT_AT = 0.85
 #: [lines] a picture never met before is worth this many new lines of code
@@ -111,8 +115,15 @@ FEW_WIDGETS = 3
 GRID = 4
 #: [options] of a list to choose from, the first this many are tried
 MAX_OPTIONS = 8
+#: [share of the window] how far a drag reaches from the middle, each way
+DRAG_REACH = 0.25
 #: [px] a widget boxed a little differently on another screen is the same place
 NEAR = 8
+
+# -- the monkey baseline (random.py) ---------------------------------------------------------------------------
+#: [share] of its inputs that click somewhere, and that press a key (the rest type a word)
+RANDOM_CLICKS = 0.5
+RANDOM_KEYS = 0.4
 
 # -- the avatar of a real-time game (player.py) ----------------------------------------------------------------
 #: [px] how far the avatar may move between two looks and still be followed

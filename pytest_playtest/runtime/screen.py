@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import AppError
+from .thresholds import CARET_HEIGHTS, CARET_WIDTH, MAX_CARETS
 
 if TYPE_CHECKING:
     from mss.base import MSSBase
@@ -40,11 +41,6 @@ class Change:
         return self.fraction > 0
 
 
-#: A text cursor is a bar at most this wide, as tall as a line of text (these heights)
-CARET_WIDTH = 3
-CARET_HEIGHTS = range(8, 49)
-#: the places of text cursors a Screen remembers (a cursor moves as text is typed)
-MAX_CARETS = 16
 NO_CHANGE = Change(0.0, None)
 
 

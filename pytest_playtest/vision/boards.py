@@ -8,24 +8,25 @@ import numpy as np
 
 from ..geometry import Box
 from .ocr import Ocr
-from .pixels import (
+from .pixels import colour_distance, dedupe, dominant_colour, inner_ink, rectangles, rgb, tight_to_ink
+from .thresholds import (
+    BACKGROUND_DISTANCE,
+    BOARD_ASPECT,
+    BOARD_MIN_SHARE,
+    CELL_INSET,
+    CELL_SIZE,
+    CELL_SIZE_STEP,
     INK_DISTANCE,
+    LATTICE_SHARE,
+    LATTICE_SLACK,
+    MIN_CONTENT_FRACTION,
     MIN_INK_FRACTION,
+    MIN_INK_PIXELS,
+    OCCUPIED_CELLS,
+    OCCUPIED_SHARE,
     RECTANGLE_FILL,
-    colour_distance,
-    dedupe,
-    dominant_colour,
-    inner_ink,
-    rectangles,
-    rgb,
-    tight_to_ink,
+    SAME_BOARD_IOU,
 )
-
-#: In colour mode, pixels this close to the board's background count as background: anti-aliased edges,
-#: and empty slots drawn a shade off the gaps (2048).
-_BACKGROUND_DISTANCE = 30
-#: ...and a cell with less than this share of non-background pixels is empty.
-_MIN_CONTENT_FRACTION = 0.1
 
 
 @dataclass
@@ -77,21 +78,21 @@ def _find_board(frame: np.ndarray, rows: int, cols: int) -> Box | None:
         box
         for box, fill in outlines
         if fill >= RECTANGLE_FILL
-        and box.area >= 0.04 * width * height
-        and 0.75 <= (box.w / box.h) / wanted_aspect <= 1.33
+        and box.area >= BOARD_MIN_SHARE * width * height
+        and BOARD_ASPECT[0] <= (box.w / box.h) / wanted_aspect <= BOARD_ASPECT[1]
     ]
-    for board in sorted(dedupe(candidates, iou=0.95), key=lambda b: b.area, reverse=True):
+    for board in sorted(dedupe(candidates, iou=SAME_BOARD_IOU), key=lambda b: b.area, reverse=True):
         cell_w, cell_h = board.w / cols, board.h / rows
         occupied = set()
         for box, _ in outlines:
             if (
-                0.4 * cell_w <= box.w <= 1.05 * cell_w
-                and 0.4 * cell_h <= box.h <= 1.05 * cell_h
+                CELL_SIZE[0] * cell_w <= box.w <= CELL_SIZE[1] * cell_w
+                and CELL_SIZE[0] * cell_h <= box.h <= CELL_SIZE[1] * cell_h
                 and board.contains(*box.center)
             ):
                 cx, cy = box.center
                 occupied.add((int((cy - board.y) // cell_h), int((cx - board.x) // cell_w)))
-        if len(occupied) >= max(2, rows * cols / 4):
+        if len(occupied) >= max(OCCUPIED_CELLS, rows * cols * OCCUPIED_SHARE):
             return board
     return _board_from_cells([box for box, fill in outlines if fill >= RECTANGLE_FILL], rows, cols)
 
@@ -101,13 +102,13 @@ def _board_from_cells(boxes: list[Box], rows: int, cols: int) -> Box | None:
     cells instead: ``rows`` x ``cols`` same-sized rectangles on a regular lattice (2048's tile slots)."""
     groups: dict[tuple[int, int], list[Box]] = {}
     for box in boxes:
-        groups.setdefault((round(box.w / 6), round(box.h / 6)), []).append(box)
+        groups.setdefault((round(box.w / CELL_SIZE_STEP), round(box.h / CELL_SIZE_STEP)), []).append(box)
     for members in sorted(groups.values(), key=len, reverse=True):
-        if len(members) < rows * cols * 0.75:
+        if len(members) < rows * cols * LATTICE_SHARE:
             break
         cell_w, cell_h = members[0].w, members[0].h
-        xs = _cluster([b.center[0] for b in members], cell_w / 4)
-        ys = _cluster([b.center[1] for b in members], cell_h / 4)
+        xs = _cluster([b.center[0] for b in members], cell_w * LATTICE_SLACK)
+        ys = _cluster([b.center[1] for b in members], cell_h * LATTICE_SLACK)
         if len(xs) != cols or len(ys) != rows:
             continue
         pitch_x = (xs[-1] - xs[0]) / (cols - 1) if cols > 1 else cell_w
@@ -152,15 +153,15 @@ def read_grid(frame: np.ndarray, rows: int, cols: int, box: Box | None = None, *
         background = _board_background(frame, grid)
         for (r, c), crop in crops.items():
             pixels = crop.reshape(-1, 3)
-            content = pixels[colour_distance(crop, background).ravel() > _BACKGROUND_DISTANCE]
-            if len(content) >= _MIN_CONTENT_FRACTION * len(pixels):
+            content = pixels[colour_distance(crop, background).ravel() > BACKGROUND_DISTANCE]
+            if len(content) >= MIN_CONTENT_FRACTION * len(pixels):
                 grid.cells[r][c] = "#{:02x}{:02x}{:02x}".format(*dominant_colour(content))
     return grid
 
 
 def _cell_face(frame: np.ndarray, cell: Box) -> np.ndarray:
     """The cell without its outer 8 %, where grid lines and neighbours' borders live."""
-    inset = cell.expand(-max(1, round(min(cell.w, cell.h) * 0.08)))
+    inset = cell.expand(-max(1, round(min(cell.w, cell.h) * CELL_INSET)))
     return frame[inset.y : inset.bottom, inset.x : inset.right]
 
 def _read_cells(ocr: Ocr, grid: Grid, crops: dict[tuple[int, int], np.ndarray]) -> None:
@@ -170,7 +171,7 @@ def _read_cells(ocr: Ocr, grid: Grid, crops: dict[tuple[int, int], np.ndarray]) 
     for cell, crop in crops.items():
         fill = dominant_colour(crop.reshape(-1, 3))
         ink = inner_ink(colour_distance(crop, fill) > INK_DISTANCE)
-        if ink.sum() < max(4, MIN_INK_FRACTION * ink.size):
+        if ink.sum() < max(MIN_INK_PIXELS, MIN_INK_FRACTION * ink.size):
             continue
         lines[cell] = tight_to_ink(crop, ink, fill)
     for (r, c), (text, score) in zip(lines, ocr.recognise_cached(list(lines.values())), strict=True):

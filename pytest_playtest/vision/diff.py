@@ -6,15 +6,8 @@ import cv2
 import numpy as np
 
 from ..geometry import Box
-from .pixels import CHANGE_MARGIN, rgb
-
-#: Beyond this many separate changes, changed_regions gives their common box.
-_MAX_REGIONS_LISTED = 16
-#: A scene's thumbnail: grey cells of a 16x12 grid; two are one scene when at most SCENE_SHARE of their cells
-#: differ by more than SCENE_LEVEL (a starfield's specks, a sprite moved a few pixels, a score stay below).
-SCENE_CELLS = (16, 12)
-SCENE_LEVEL = 16
-SCENE_SHARE = 0.05
+from .pixels import rgb
+from .thresholds import CHANGE_MARGIN, MAX_REGIONS_LISTED, SCENE_CELLS, SCENE_LEVEL, SCENE_SHARE
 
 
 def changed_regions(before: np.ndarray, after: np.ndarray, *, gap: int = CHANGE_MARGIN) -> list[Box]:
@@ -31,7 +24,7 @@ def changed_regions(before: np.ndarray, after: np.ndarray, *, gap: int = CHANGE_
         return []
     joined = cv2.dilate(delta, np.ones((gap, gap), np.uint8))
     count, labels = cv2.connectedComponents(joined, connectivity=8)
-    if count - 1 > _MAX_REGIONS_LISTED:  # changes everywhere: one box says as much
+    if count - 1 > MAX_REGIONS_LISTED:  # changes everywhere: one box says as much
         return [Box(*cv2.boundingRect(delta))]
     # each place is the box of its changed pixels, not of their dilation
     return [Box(*cv2.boundingRect(((labels == label) & (delta > 0)).astype(np.uint8)))

@@ -27,60 +27,33 @@ import cv2
 import numpy as np
 
 from ..geometry import Box
-
-#: A pixel changed when a channel moved by more than this (antialiasing and dithering stay below).
-CHANGE_LEVEL = 40
-#: Blobs closer than this (pixels, after scaling) are one moving thing.
-JOIN = 3
-#: A blob of fewer pixels is noise (a star of a starfield, a blinking dot).
-MIN_BLOB = 4
-#: How far (pixels, after scaling) a blob may move in one tick and still be the same thing.
-MAX_STEP = 48
-#: A moved thing's box is widened by this many pixels beyond how far it moved when it is moved on.
-SLACK = 2
-#: Windows wider than this are looked at every second pixel.
-FULL_WIDTH = 640
-#: Ticks kept; an input is judged on the three before it and the ``AFTER`` after it.
-KEPT = 24
-AFTER = 3
-#: The least surprise (pixels, after scaling) that is an effect: about an 8x8 sprite appearing or moving.
-MIN_SURPRISE = 40
-#: ... and after a tick the app's own motion wholly explained: a small thing gone (a typed 20-point letter)
-#: is an effect against a scene that holds no other surprise.
-QUIET_SURPRISE = 20
-#: An input's surprise must also exceed this many times the surprise of the ticks just before it.
-OVER_BEFORE = 2.0
-#: How many of a tick's moved things (the largest) are looked for where they came from, and of what area
-#: (pixels, after scaling): a sprite, a ball, a paddle; a starfield's specks keep their first guess.
-MATCHED_BLOBS = 12
-MATCHED_AREA = (6 * 6, 64 * 64)
-#: A thing's picture is found where it came from when it is drawn there within this mean difference per channel
-#: (and another place draws it as well when within this much more).
-MATCH_LEVEL = 12
-#: A surprise is one the app made by itself before when its box is within this many pixels (window
-#: coordinates) of that one's on every side and its size within this share of that one's.
-SAME_PLACE = 4
-SAME_SIZE = 0.25
-#: A tick seen more than this many of the app's frame periods (its median interval between ticks) after the
-#: one before follows frames nobody saw: its motion cannot be predicted.
-UNSEEN = 5.0
-#: Intervals between ticks that differ by more than this factor may span different numbers of the app's frames.
-UNEVEN = 1.4
-#: A moving blob covering more than this share of the window is scenery (a scrolling backdrop), no thing.
-MAX_MOVER = 0.2
-#: A picture seen unchanged for this many of its frame periods after its last tick has stopped moving (a pause);
-#: its pace is known from this many ticks at least.
-STOPPED = 4.0
-PACED = 6
-#: A tick moved things (sprites, not a backdrop's specks) when the places it changed (near pixels joined) of more
-#: than SPECK_PIXELS changed pixels each hold SPRITE_PIXELS together (after scaling). A falling star of a
-#: starfield changes 4-12 (its old and new place); a sprite a pixel on changes an edge of it, 14 or more in a
-#: large window (measured on a space shooter's formation). The things of a game can stop while such a backdrop
-#: moves on behind them.
-SPECK_PIXELS, SPRITE_PIXELS = 12, 24
-#: Things move by themselves when a watch without input saw this many ticks move them (a shooter's formation
-#: moves at almost every look; a page's list changes after an input, and on a busy machine a little later).
-ALONE_MOVES = 2
+from .thresholds import (
+    AFTER,
+    ALONE_MOVES,
+    CHANGE_LEVEL,
+    FULL_WIDTH,
+    JOIN,
+    KEPT,
+    MATCH_LEVEL,
+    MATCHED_AREA,
+    MATCHED_BLOBS,
+    MAX_MOVER,
+    MAX_STEP,
+    MIN_BLOB,
+    MIN_SURPRISE,
+    OVER_BEFORE,
+    PACED,
+    QUIET_SURPRISE,
+    SAME_PLACE,
+    SAME_SIZE,
+    SLACK,
+    SPECK_PIXELS,
+    SPRITE_PIXELS,
+    STOPPED,
+    TICKS_BEFORE,
+    UNEVEN,
+    UNSEEN,
+)
 
 
 @dataclass(frozen=True)
@@ -204,7 +177,7 @@ class MotionWatch:
         ticks' surprises are the app's own and are remembered so."""
         ticks = list(self.ticks)
         first_after = next((i for i, tick in enumerate(ticks) if tick.time >= since), None)
-        if first_after is None or first_after < 4:
+        if first_after is None or first_after < TICKS_BEFORE:
             return None
         seen = _Seen(ticks)
         before = seen.surprise(first_after - 1)

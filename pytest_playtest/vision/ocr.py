@@ -12,24 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..geometry import Box
-from .pixels import (
-    CHANGE_MARGIN,
-    INK_DISTANCE,
-    LRU,
-    colour_distance,
-    digest,
-    dominant_colour,
-    reading_order,
-    rgb,
-    text_lines,
-    tight_to_ink,
-)
-
-#: Beyond this share of the frame, re-reading regions costs about as much as reading everything...
-_MAX_CHANGED_FRACTION = 0.4
-#: ...and so does reading scattered regions: each detection pass has a fixed cost of about a third of a
-#: whole-frame pass (measured on 2048 frames), and recognition of unchanged lines is cached anyway.
-_MAX_CHANGED_REGIONS = 2
+from .pixels import LRU, colour_distance, digest, dominant_colour, reading_order, rgb, text_lines, tight_to_ink
+from .thresholds import CHANGE_MARGIN, INK_DISTANCE, MAX_CHANGED_FRACTION, MAX_CHANGED_REGIONS
 
 
 @dataclass(frozen=True)
@@ -203,7 +187,7 @@ class Ocr:
             changes = [changed] if isinstance(changed, Box) else changed
             regions = _changed_regions(changes, previous, width, height)
             changed_area = sum(region.area for region in regions)
-            if len(regions) > _MAX_CHANGED_REGIONS or changed_area > _MAX_CHANGED_FRACTION * width * height:
+            if len(regions) > MAX_CHANGED_REGIONS or changed_area > MAX_CHANGED_FRACTION * width * height:
                 return self._read_image(frame, 0, 0)
             kept = [old for old in previous if not any(r.intersection(old.box).area for r in regions)]
             fresh = [line for region in regions for line in self.read_region(frame, region)]

@@ -12,14 +12,7 @@ import cv2
 import numpy as np
 
 from ..geometry import Box
-
-#: Text on a cell: pixels whose colour differs this much (largest channel difference) from the cell's fill.
-INK_DISTANCE = 60
-#: A cell with less ink than this share of its area is empty in text mode.
-MIN_INK_FRACTION = 0.01
-RECTANGLE_FILL = 0.85
-#: Context kept around a changed region so the detector sees whole glyphs and some background.
-CHANGE_MARGIN = 12
+from .thresholds import EDGE_LEVELS, LINE_PAD, LINE_PAD_PARTS, MIN_OUTLINE, NESTED_SHARE, SAME_BOX_IOU
 
 _T = TypeVar("_T")
 
@@ -84,7 +77,7 @@ def tight_to_ink(crop: np.ndarray, ink: np.ndarray, fill: tuple[int, int, int]) 
     """The crop cut to the bounding box of its ``ink`` mask, with a margin of ``fill``: one text line as
     the recogniser likes it."""
     x, y, w, h = cv2.boundingRect(ink)
-    pad = max(4, h // 3)
+    pad = max(LINE_PAD, h // LINE_PAD_PARTS)
     return cv2.copyMakeBorder(crop[y : y + h, x : x + w], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=fill)
 
 
@@ -107,23 +100,23 @@ def rectangles(frame: np.ndarray) -> list[tuple[Box, float]]:
     as an outer and an inner contour; callers deduplicate.
     """
     # Edges per colour channel: an orange tile on a beige board differs by 55 in red but only 14 in gray.
-    edges = np.bitwise_or.reduce([cv2.Canny(np.ascontiguousarray(frame[:, :, i]), 30, 90) for i in range(3)])
+    edges = np.bitwise_or.reduce([cv2.Canny(np.ascontiguousarray(frame[:, :, i]), *EDGE_LEVELS) for i in range(3)])
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     found = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
-        if w >= 8 and h >= 8:
+        if w >= MIN_OUTLINE and h >= MIN_OUTLINE:
             found.append((Box(x, y, w, h), cv2.contourArea(contour) / (w * h)))
     return found
 
 
 def nested(a: Box, b: Box) -> bool:
     """Whether one of two different boxes (almost) holds the other."""
-    return a != b and a.intersection(b).area >= 0.95 * min(a.area, b.area)
+    return a != b and a.intersection(b).area >= NESTED_SHARE * min(a.area, b.area)
 
 
-def dedupe(boxes: Iterable[Box], *, iou: float = 0.8) -> list[Box]:
+def dedupe(boxes: Iterable[Box], *, iou: float = SAME_BOX_IOU) -> list[Box]:
     """Drop near-duplicates (an outline's inner and outer contour), keeping the larger of each pair."""
     kept: list[Box] = []
     for box in sorted(boxes, key=lambda b: b.area, reverse=True):

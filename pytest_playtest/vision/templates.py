@@ -9,12 +9,7 @@ import numpy as np
 
 from ..geometry import Box
 from .pixels import rgb
-
-_MAX_HITS = 100
-#: Grayscale usually scores a match higher than colour does, but not always: candidates get this slack.
-_GRAY_SLACK = 0.1
-#: Colour-checked grayscale candidates: bounds the work on a busy frame with a low threshold.
-_MAX_CANDIDATES = 300
+from .thresholds import DISTINCT_IOU, GRAY_SLACK, MAX_CANDIDATES, MAX_HITS
 
 
 def _load_template(template: np.ndarray | str | Path) -> np.ndarray:
@@ -26,7 +21,7 @@ def _load_template(template: np.ndarray | str | Path) -> np.ndarray:
     return rgb(template)
 
 
-def _peaks(scores: np.ndarray, threshold: float, tw: int, th: int, *, limit: int = _MAX_HITS) -> list[Box]:
+def _peaks(scores: np.ndarray, threshold: float, tw: int, th: int, *, limit: int = MAX_HITS) -> list[Box]:
     """Template positions scoring at least ``threshold``, best first, one per occurrence: around each
     peak, every position whose match would overlap it by more than half is dropped."""
     scores = scores.copy()
@@ -63,11 +58,11 @@ def find(
     gray_frame, gray_pattern = (cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) for image in (frame, pattern))
     gray = cv2.matchTemplate(gray_frame, gray_pattern, cv2.TM_CCOEFF_NORMED)
     scored: list[tuple[float, Box]] = []
-    for candidate in _peaks(gray, threshold - _GRAY_SLACK, tw, th, limit=_MAX_CANDIDATES):
+    for candidate in _peaks(gray, threshold - GRAY_SLACK, tw, th, limit=MAX_CANDIDATES):
         around = candidate.expand(1).clip(frame.shape[1], frame.shape[0])
         window = frame[around.y : around.bottom, around.x : around.right]
         _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(window, pattern, cv2.TM_CCOEFF_NORMED))
         hit = Box(around.x + x, around.y + y, tw, th)
-        if score >= threshold and all(hit.iou(other) < 0.5 for _, other in scored):
+        if score >= threshold and all(hit.iou(other) < DISTINCT_IOU for _, other in scored):
             scored.append((score, hit))
-    return [hit for _, hit in sorted(scored, key=lambda pair: -pair[0])[:_MAX_HITS]]
+    return [hit for _, hit in sorted(scored, key=lambda pair: -pair[0])[:MAX_HITS]]

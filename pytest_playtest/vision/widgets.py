@@ -10,34 +10,31 @@ import numpy as np
 
 from ..geometry import Box
 from .ocr import TextBox
-from .pixels import (
+from .pixels import colour_distance, dedupe, dominant_colour, inner_ink, nested, reading_order, rectangles
+from .thresholds import (
+    BEVEL,
+    CENTRE_MIN,
+    CENTRE_PARTS,
+    FIELD_MIN_ASPECT,
+    FIELD_MIN_BRIGHTNESS,
+    FOUND_BOX_SLACK,
+    GLYPH_INSIDE,
+    GLYPH_REACH,
     INK_DISTANCE,
+    LABEL_INSIDE,
+    MAX_MARK_FRACTION,
+    MAX_SHAPE_FRACTION,
+    MAX_WIDGET_FRACTION,
+    MAX_WIDGET_H,
     MIN_INK_FRACTION,
+    MIN_INK_PIXELS,
+    MIN_WIDGET_H,
+    MIN_WIDGET_W,
     RECTANGLE_FILL,
-    colour_distance,
-    dedupe,
-    dominant_colour,
-    inner_ink,
-    nested,
-    reading_order,
-    rectangles,
+    SAME_RECT_IOU,
+    SHAPE_MIN_FILL,
+    SHAPE_TAKEN,
 )
-
-_MIN_WIDGET_W, _MIN_WIDGET_H = 16, 12
-_MAX_WIDGET_H = 160
-#: A widget bigger than this fraction of the frame is a panel, board or window, not a control.
-_MAX_WIDGET_FRACTION = 0.2
-#: Sprites and icons are small; a big irregular outline is scenery (the ground, a cloud, a backdrop).
-_MAX_SHAPE_FRACTION = 0.05
-#: An outline filling less of its bounding box is a line or a jagged fragment (sparks, cracks), not an object.
-_SHAPE_MIN_FILL = 0.5
-#: A "field" is a wide, near-white box (entry, spin box, text area) whose text, if any, hugs its left edge.
-_FIELD_MIN_ASPECT = 2.5
-_FIELD_MIN_BRIGHTNESS = 235
-#: A rectangle whose face is inked beyond this share holds a picture, not a symbol.
-_MAX_MARK_FRACTION = 0.4
-#: How far a box found on the screen may reach beyond the control it frames.
-_FOUND_BOX_SLACK = 3
 
 
 @dataclass(frozen=True)
@@ -59,19 +56,19 @@ class Widget:
         """Whether a click at ``(x, y)`` lands on the control itself: a box found on the screen reaches a
         few pixels beyond the control's face (a Tk button's starts 2 px before it), so its rim is not
         counted."""
-        return self.box.expand(-_FOUND_BOX_SLACK).contains(x, y)
+        return self.box.expand(-FOUND_BOX_SLACK).contains(x, y)
 
     def encloses(self, box: Box) -> bool:
         """Whether a changed region ``box`` lies on this control alone (its found box's rim included)."""
-        outer = self.box.expand(_FOUND_BOX_SLACK)
+        outer = self.box.expand(FOUND_BOX_SLACK)
         return box.union(outer) == outer
 
     def marked_at_centre(self, frame: np.ndarray) -> bool:
         """Whether its middle carries ink (a caption or an icon), as a button's does. A bar or panel boxed
         as one (a menu bar, whose items sit at its left end) is empty there: a click in its middle lands on
         nothing."""
-        box = self.box.expand(-4)
-        half = max(box.w // 6, 8)
+        box = self.box.expand(-BEVEL)
+        half = max(box.w // CENTRE_PARTS, CENTRE_MIN)
         centre = box.x + box.w // 2
         crop = frame[box.y : box.bottom, max(centre - half, 0) : centre + half]
         if not crop.size:
@@ -86,7 +83,7 @@ def _has_mark(face: np.ndarray) -> bool:
     if face.size == 0:
         return False
     ink = inner_ink(colour_distance(face, dominant_colour(face.reshape(-1, 3))) > INK_DISTANCE)
-    return max(4, MIN_INK_FRACTION * ink.size) <= ink.sum() <= _MAX_MARK_FRACTION * ink.size
+    return max(MIN_INK_PIXELS, MIN_INK_FRACTION * ink.size) <= ink.sum() <= MAX_MARK_FRACTION * ink.size
 
 
 def detect_widgets(frame: np.ndarray, texts: list[TextBox]) -> list[Widget]:
@@ -97,31 +94,31 @@ def detect_widgets(frame: np.ndarray, texts: list[TextBox]) -> list[Widget]:
     non-rectangular outlines (sprites, icons, round buttons) are "shape" widgets.
     """
     height, width = frame.shape[:2]
-    max_area = _MAX_WIDGET_FRACTION * width * height
+    max_area = MAX_WIDGET_FRACTION * width * height
 
     rects: list[Box] = []
     shapes: list[Box] = []
     for box, fill in rectangles(frame):
         if not (
-            _MIN_WIDGET_W <= box.w
-            and _MIN_WIDGET_H <= box.h <= _MAX_WIDGET_H
+            MIN_WIDGET_W <= box.w
+            and MIN_WIDGET_H <= box.h <= MAX_WIDGET_H
             and box.area <= max_area
         ):
             continue
         # A glyph of big text has an outline too: it lies within a bigger text box. (A button is bigger
         # than its label's box, however tightly the label fills it.)
-        if any(box.area < t.box.area and t.box.expand(4).intersection(box).area >= 0.9 * box.area
+        if any(box.area < t.box.area and t.box.expand(GLYPH_REACH).intersection(box).area >= GLYPH_INSIDE * box.area
                for t in texts):
             continue
         if fill >= RECTANGLE_FILL:
             rects.append(box)
-        elif fill >= _SHAPE_MIN_FILL and box.area <= _MAX_SHAPE_FRACTION * width * height:
+        elif fill >= SHAPE_MIN_FILL and box.area <= MAX_SHAPE_FRACTION * width * height:
             shapes.append(box)
-    rects = dedupe(rects, iou=0.7)
+    rects = dedupe(rects, iou=SAME_RECT_IOU)
     # A text box labels the smallest rectangle holding it: a button's face rather than its border.
     labels: dict[Box, list[TextBox]] = {}
     for text in texts:
-        holders = [r for r in rects if r.intersection(text.box).area >= 0.6 * text.box.area]
+        holders = [r for r in rects if r.intersection(text.box).area >= LABEL_INSIDE * text.box.area]
         if holders:
             labels.setdefault(min(holders, key=lambda r: r.area), []).append(text)
     found: list[Widget] = []
@@ -136,7 +133,7 @@ def detect_widgets(frame: np.ndarray, texts: list[TextBox]) -> list[Widget]:
     found += [Widget(t.box, "text", t.text) for t in texts if id(t) not in labelled]
     taken = [w.box for w in found]
     for shape in dedupe(shapes):
-        if all(shape.intersection(other).area < 0.5 * shape.area for other in taken):
+        if all(shape.intersection(other).area < SHAPE_TAKEN * shape.area for other in taken):
             found.append(Widget(shape, "shape"))
             taken.append(shape)
     return reading_order(found, lambda w: w.box)
@@ -157,8 +154,8 @@ def _split_stack(rect: Box, label: list[TextBox]) -> list[tuple[Box, list[TextBo
 
 def _rect_kind(frame: np.ndarray, rect: Box, label: list[TextBox]) -> str:
     face = frame[rect.y + 2 : rect.bottom - 2, rect.x + 2 : rect.right - 2]
-    bright = face.size > 0 and np.median(face.reshape(-1, 3), axis=0).min() >= _FIELD_MIN_BRIGHTNESS
+    bright = face.size > 0 and np.median(face.reshape(-1, 3), axis=0).min() >= FIELD_MIN_BRIGHTNESS
     left_aligned = all(t.box.x - rect.x < (rect.right - t.box.right) / 2 for t in label)
-    if bright and rect.w >= _FIELD_MIN_ASPECT * rect.h and left_aligned:
+    if bright and rect.w >= FIELD_MIN_ASPECT * rect.h and left_aligned:
         return "field"
     return "button" if label or _has_mark(face) else "shape"
