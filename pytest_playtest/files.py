@@ -19,6 +19,8 @@ ANIMATION_FILE = "run.gif"
 TRAJECTORY_FILE = "trajectory.jsonl"
 #: The inputs the app's source handles, as the offline tester read them before the run.
 VOCABULARY_FILE = "vocabulary.json"
+#: The stack dumps of launch N of a desktop app, asked for when it froze (where it was stuck).
+STACKS_FILE = "stacks-{launch}.txt"
 STDOUT_FILE = "stdout.txt"
 STDERR_FILE = "stderr.txt"
 #: Where the storyboard of the inputs a test sent by hand goes, inside its artifacts folder.

@@ -22,7 +22,7 @@ from .errors import OutputFolderError
 from .files import FRAMES_DIR, STORYBOARD_FILE, frames_in
 from .report.artifacts import clean_output
 from .report.terminal import explain
-from .verdict import FINDING_KINDS, Verdict
+from .verdict import FINDING_KINDS, Finding, Verdict
 
 #: Prefix of the entries written to ``user_properties`` (and so to JUnit XML ``<property>`` elements).
 PROPERTY_PREFIX = "playtest_"
@@ -47,8 +47,17 @@ def verdict_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
         (PROPERTY_PREFIX + "runs", len(verdicts)),
         # later runs of a test live inside its first run's folder (run-2/, ...): that folder holds them all
         (PROPERTY_PREFIX + "artifacts", str(artifacts) if artifacts else ""),
+        *_location_properties(verdicts),
         *_coverage_properties(verdicts),
     ]
+
+
+def _location_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
+    """``locations``: where each finding points in the app's code (``kind file:line``, ``;``-separated), when any
+    does."""
+    places = [f"{finding.kind} {finding.location.file}:{finding.location.line}"
+              for verdict in verdicts for finding in verdict.findings if finding.location is not None]
+    return [(PROPERTY_PREFIX + "locations", "; ".join(places))] if places else []
 
 
 def _coverage_properties(verdicts: list[Verdict]) -> list[tuple[str, str | int]]:
@@ -102,9 +111,18 @@ def html_extras(verdicts: list[Verdict]) -> list[dict[str, Any]]:
             folder = Path(verdict.artifacts)
             images = (("storyboard", folder / STORYBOARD_FILE), ("final screenshot", _last_frame(folder)))
             attached += [png_extra(image, name + suffix) for name, image in images if image and image.exists()]
+        attached += [extras.html(code_excerpt(finding)) for finding in verdict.findings if finding.location]
         attached.append(extras.json(verdict.to_dict(), "verdict" + suffix))
         attached.append(extras.text(explain(verdict), "explanation" + suffix))
     return attached
+
+
+def code_excerpt(finding: Finding) -> str:
+    """A finding's place in the app's code as HTML: where, how it was found, and the lines around it."""
+    location = finding.location
+    assert location is not None
+    head = escape(f"[{finding.kind}] {location.describe()} (found by {location.how})")
+    return f"<div class=\"playtest-location\"><p>{head}</p><pre>{escape(location.excerpt)}</pre></div>"
 
 
 def png_extra(image: Path, name: str) -> dict[str, Any]:

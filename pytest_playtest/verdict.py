@@ -14,6 +14,52 @@ Status = Literal["pass", "fail", "error"]
 FindingKind = Literal[
     "crash", "no_window", "exception", "freeze", "unresponsive", "expectation", "judge", "timeout", "diverges"]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
+#: How a finding's place in the code was found: the innermost frame of the app's own code in a stack dump of the
+#: frozen app (``stack``) or in its traceback (``traceback``), the paused script of a frozen page (``script``),
+#: where the code compares a dead input (``handler``), where an expected text is produced (``producer``), the
+#: lines a replay ran that its golden run did not, or the reverse (``coverage``).
+LocationHow = Literal["stack", "traceback", "script", "handler", "producer", "coverage"]
+LOCATION_HOWS: tuple[LocationHow, ...] = get_args(LocationHow)
+
+
+@dataclass
+class Location:
+    """Where in the app's code a finding points: a file (relative to the app's folder when inside it, a page's
+    address for a web app), its line (1-based) and column (when known), the function, the line's text, how the
+    place was found, and what was seen there ("its branch ran 0 of the 23 times Left was pressed")."""
+
+    file: str
+    line: int
+    how: LocationHow
+    function: str = ""
+    text: str = ""
+    column: int | None = None
+    detail: str = ""
+    #: the lines around it, numbered, the line itself marked ``>`` (what the report and a repair prompt show)
+    excerpt: str = ""
+
+    def __post_init__(self) -> None:
+        if self.how not in LOCATION_HOWS:
+            raise ValueError(f"unknown location kind {self.how!r}; expected one of {', '.join(LOCATION_HOWS)}")
+
+    def describe(self) -> str:
+        """``game.py:42 in update: while x > 0:`` (and the detail, when there is one)."""
+        place = f"{self.file}:{self.line}" + (f":{self.column}" if self.column is not None else "")
+        if self.function:
+            place += f" in {self.function}"
+        if self.text:
+            place += f": {self.text.strip()}"
+        return place + (f" ({self.detail})" if self.detail else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Location:
+        return cls(file=str(data["file"]), line=int(data["line"]), how=data["how"],
+                   function=str(data.get("function", "")), text=str(data.get("text", "")),
+                   column=data.get("column"), detail=str(data.get("detail", "")),
+                   excerpt=str(data.get("excerpt", "")))
 
 
 @dataclass
@@ -29,6 +75,8 @@ class Finding:
     seconds: float | None = None
     #: a ``diverges`` finding's picture of the golden run at that step (the nearest kept before it), if kept
     reference: str | None = None
+    #: where in the app's code it points (None: no place was found)
+    location: Location | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in FINDING_KINDS:
@@ -39,12 +87,16 @@ class Finding:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Finding:
-        return cls(**{k: data[k] for k in ("kind", "message", "step", "screenshot", "details", "seconds",
-                                           "reference") if k in data})
+        finding = cls(**{k: data[k] for k in ("kind", "message", "step", "screenshot", "details", "seconds",
+                                              "reference") if k in data})
+        if data.get("location"):
+            finding.location = Location.from_dict(data["location"])
+        return finding
 
     def describe(self) -> str:
         where = f"step {self.step}" if self.step is not None else "end of run"
-        return f"[{self.kind}] at {where}: {self.message}"
+        place = f" (at {self.location.describe()})" if self.location else ""
+        return f"[{self.kind}] at {where}: {self.message}{place}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +224,8 @@ class Verdict:
         for finding in self.findings:
             where = f"step {finding.step}" if finding.step is not None else "end of run"
             lines.append(f"  {where}: [{finding.kind}] {finding.message}")
+            if finding.location:
+                lines.append(f"      at {finding.location.describe()}")
             evidence = finding.details.strip().splitlines()[-detail_lines:] if finding.details else []
             lines.extend(f"      {line.strip()}" for line in evidence)
             if finding.screenshot:

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..rules import Fact, Query, Rule
-from ..verdict import Finding
+from ..verdict import Finding, Location
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..expect import Expectation
 
@@ -72,7 +72,10 @@ class ExpectationTracker:
                 checks.append(False)
         return bool(checks) and all(checks) and progress
 
-    def findings(self, final_text: str, exit_code: int | None, last_step: int) -> list[Finding]:
+    def findings(self, final_text: str, exit_code: int | None, last_step: int, *,
+                 locate: Callable[[Expectation], Location | None] = lambda expectation: None) -> list[Finding]:
+        """The expectations not met, each a Finding (``locate``: where the app's code produces what one looks
+        for)."""
         found = []
         for index, expectation in enumerate(self.expectations):
             problem = None
@@ -94,5 +97,5 @@ class ExpectationTracker:
             if problem:
                 details = f"last text seen:\n{final_text}" if expectation.needs_text else ""
                 found.append(Finding("expectation", f"expected {expectation.describe()}; {problem}",
-                                     step=step, details=details))
+                                     step=step, details=details, location=locate(expectation)))
         return found

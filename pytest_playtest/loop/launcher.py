@@ -6,14 +6,17 @@ combines them), and every launch is terminated when the run ends.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 
 from ..errors import AppError, CoverageError, SandboxError
+from ..files import STACKS_FILE
 from ..runtime.app import App
 from ..runtime.coverage import CoverageSetup, combined_report
 from ..runtime.display import Display
 from ..runtime.sandbox import Sandbox, SandboxPolicy, resolve
+from ..runtime.stacks import StackDumps
 from ..verdict import CoverageReport
 from ..vision import Vision
 from .spec import RunSpec
@@ -48,6 +51,14 @@ class Launcher:
         self._coverage_dir: Path | None = None
         if spec.coverage:
             self._coverage_dir = artifacts if artifacts is not None else Path(tempfile.mkdtemp(prefix="playtest-cov-"))
+        self._artifacts = artifacts
+        self._scratch: Path | None = None  # where stack dumps go without an artifacts folder (removed at the end)
+        self._stacks: dict[int, StackDumps] = {}  # by id of the launch: a desktop app's stack dumps
+
+    @property
+    def root(self) -> Path:
+        """The app's folder: where its own code lives (a frame of a traceback or a stack dump in it is the app's)."""
+        return self.surface.root()
 
     @property
     def app(self) -> App:
@@ -78,8 +89,13 @@ class Launcher:
         replay = self.spec.differential is not None
         if replay:
             self._park_pointer()
-        app = surface.new_launch(self.display, env=self.spec.env, coverage=setup, sandbox=self._sandbox,
+        stacks = StackDumps(self._stacks_dir() / STACKS_FILE.format(launch=len(self.apps) + 1)) \
+            if surface.measures_coverage else None
+        env = {**self.spec.env, **(stacks.env() if stacks is not None else {})}
+        app = surface.new_launch(self.display, env=env, coverage=setup, sandbox=self._sandbox,
                                  seed=self.spec.seed, replay=replay)
+        if stacks is not None:
+            self._stacks[id(app)] = stacks
         self.apps.append(app)
         app.start()
         surface.follow(app)
@@ -95,7 +111,22 @@ class Launcher:
 
     def _sandbox(self) -> Sandbox | None:
         writable = [self._coverage_dir] if self._coverage_dir is not None else []
+        if self.surface.measures_coverage:
+            writable.append(self._stacks_dir())
         return make_sandbox(self.spec.sandbox, self.display, cwd=self.cwd, writable=writable)
+
+    def _stacks_dir(self) -> Path:
+        """The folder the stack dumps of a desktop app's launches go to: the artifacts, else a scratch folder."""
+        if self._artifacts is not None:
+            self._artifacts.mkdir(parents=True, exist_ok=True)
+            return self._artifacts
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="playtest-stacks-"))
+        return self._scratch
+
+    def stacks_of(self, app: App) -> StackDumps | None:
+        """The stack dumps of a launch (None: not a desktop app)."""
+        return self._stacks.get(id(app))
 
     def outputs(self) -> tuple[str, str]:
         """stdout and stderr of every launch, each launch after the first headed by a marker line."""
@@ -110,6 +141,8 @@ class Launcher:
         """Terminate every launch; the combined coverage of all of them (None when not measured)."""
         for app in self.apps:
             app.terminate()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
         boxed = [app.sandbox for app in self.apps if app.sandbox is not None]
         if boxed:
             self.notes.append(boxed[-1].summary())

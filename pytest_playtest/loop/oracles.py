@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..runtime.procfs import cpu_seconds, process_state
-from ..runtime.tracebacks import has_traceback, last_exception_line, split_tracebacks
-from ..verdict import Finding
+from ..runtime.stacks import StackDumps, stuck_frame
+from ..runtime.tracebacks import has_traceback, last_exception_line, located, raised_at, split_tracebacks
+from ..verdict import Finding, Location
 from .expectations import ExpectationTracker
 from .spec import OracleSettings
 from .thresholds import MAX_RETRIES, SAME_TARGET
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
     Watching = Callable[[App, list[str]], PageWatch | None]
 
 
-
 @dataclass
 class Suspect:
     """A click target that has had no visible effect so far."""
@@ -49,8 +50,12 @@ class Oracles:
     """The generic oracles of one run, fed by the session after every observation and step."""
 
     def __init__(self, app: App, expectations: list[Expectation], settings: OracleSettings, *,
-                 watch: Watching = lambda app, notes: None) -> None:
+                 watch: Watching = lambda app, notes: None, root: Path | None = None,
+                 stacks: Callable[[App], StackDumps | None] = lambda app: None) -> None:
         self.app = app
+        #: the app's folder: a frame of a traceback or a stack inside it is the app's own code
+        self.root = root
+        self._stacks = stacks
         self.settings = settings
         self.expectations = ExpectationTracker(expectations)
         self.findings: list[Finding] = []
@@ -123,7 +128,8 @@ class Oracles:
                 # longer than crash_grace: it is the crash's
                 self.findings = [f for f in self.findings if not (
                     f.kind == "exception" and last_exception_line(f.details.splitlines()) == error)]
-            self.findings.append(Finding("crash", message, step=step, details=details))
+            self.findings.append(Finding("crash", message, step=step, details=details,
+                                         location=self._raised_at(blocks[-1]) if blocks else None))
         return True
 
     def _page_crashed(self, step: int) -> bool:
@@ -166,7 +172,7 @@ class Oracles:
             header = block[0].strip()
             where = " in a Tk callback" if "Tkinter" in header else (" in a thread" if "thread" in header else "")
             self.findings.append(Finding("exception", f"{error}{where} (the app kept running)", step=step,
-                                         details="\n".join(block)))
+                                         details="\n".join(block), location=self._raised_at(block)))
         self._output_seen = len(lines)
 
     # -- frames and inputs ---------------------------------------------------------------------------
@@ -363,7 +369,21 @@ class Oracles:
 
     def _add_freeze(self, step: int, message: str) -> None:
         if not any(f.kind == "freeze" for f in self.findings):
-            self.findings.append(Finding("freeze", message, step=step))
+            self.findings.append(Finding("freeze", message, step=step, location=self._stuck_at()))
+
+    def _raised_at(self, block: Sequence[str]) -> Location | None:
+        """The innermost frame of the app's own code in a traceback."""
+        return raised_at(block, self.root) if self.root is not None else None
+
+    def _stuck_at(self) -> Location | None:
+        """Where the frozen app is stuck: the innermost frame of its own code in the stack dump its start-up hook
+        writes on a signal (a Python app's; the wait is bounded, and no dump means no location)."""
+        stacks = self._stacks(self.app)
+        if stacks is None or self.root is None:
+            return None
+        dump = stacks.dump(self.app.pid)
+        frame = stuck_frame(dump, self.root) if dump else None
+        return located(frame, self.root, "stack") if frame is not None else None
 
 
 def _after_popup(previous: Step | None) -> bool:

@@ -34,6 +34,7 @@ from .controls import DeadControls
 from .differential import Sights
 from .launcher import Launcher
 from .launches import Launches
+from .locating import Locator
 from .oracles import Oracles
 from .probing import Probe
 from .retries import Retries
@@ -103,7 +104,8 @@ class Playthrough:
         self.beat = spec.pacing.beat_for(spec.timeout, spec.max_steps)
         self.stage = Stage(launcher.start())
         self.surface = launcher.surface
-        self.oracles = Oracles(self.stage.app, spec.expect, spec.oracles, watch=self.surface.watch)
+        self.oracles = Oracles(self.stage.app, spec.expect, spec.oracles, watch=self.surface.watch,
+                               root=launcher.root, stacks=launcher.stacks_of)
         self.retries = Retries(self.oracles)
         self.frames = FrameWriter(artifacts / FRAMES_DIR) if artifacts and screenshots != "off" else None
         self.steps: list[Step] = []
@@ -120,6 +122,7 @@ class Playthrough:
                            deadline=self.deadline)
         self.watches = Watches(self.stage, self.oracles, deadline=self.deadline, beat=self.beat, seed=spec.seed)
         self.sights = Sights(vision, spec.differential.reference) if spec.differential else None
+        self.locator = Locator(launcher.root)
 
     @property
     def app(self) -> App:
@@ -349,7 +352,8 @@ class Playthrough:
         exit_code = self.app.poll()
         if error is None:
             final_text = self.surface.final_text(self.app, self.oracles.expectations)
-            findings.extend(self.oracles.expectations.findings(final_text, exit_code, len(self.steps)))
+            findings.extend(self.oracles.expectations.findings(final_text, exit_code, len(self.steps),
+                                                               locate=self.locator.produced))
             if bounded and self.spec.strategy == "goal" and self._judges_goal() and not findings:
                 findings.append(Finding("timeout", f"the goal was not reached within {self.spec.max_steps} steps "
                                                    f"/ {self.spec.timeout:g}s", step=len(self.steps)))
@@ -392,6 +396,7 @@ class Playthrough:
             coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
         if context.vocabulary is not None:
+            self.locator = Locator(self.launcher.root, context.vocabulary.sources)
             self.controls = DeadControls(context.vocabulary, self.spec.oracles)
             self.watches.controls = self.controls
             self.oracles.know_inputs(context.vocabulary)

@@ -49,6 +49,10 @@ class Surface(ABC):
         randomness seeded with ``seed``; in a ``replay``, a web page gets its files in the order it asked for
         them."""
 
+    @abstractmethod
+    def root(self) -> Path:
+        """The app's folder: where its own code lives (a frame in it is the app's; its texts are produced there)."""
+
     def follow(self, app: App) -> None:  # noqa: B027 (a desktop surface holds nothing of a launch)
         """Look at this launch from now on (the run launched the app again)."""
 
@@ -95,6 +99,14 @@ class DesktopSurface(Surface):
                  rules: Sequence[str] = ()) -> None:
         super().__init__(vision)
         self.app, self.cwd, self.rules = app, cwd, rules
+
+    def root(self) -> Path:
+        """The working directory the app runs in, else the folder of the script its command line names."""
+        if self.cwd is not None:
+            return Path(self.cwd).resolve()
+        argv = [self.app] if isinstance(self.app, str) else list(self.app)
+        script = next((Path(part) for part in argv if part.endswith(".py")), None)
+        return script.resolve().parent if script is not None else Path.cwd()
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
                    sandbox: Callable[[], Sandbox | None], seed: int, replay: bool = False) -> App:
@@ -143,6 +155,10 @@ class WebSurface(Surface):
         self.browser: Browser | None = None  # the current launch
         self._reader: DomReader | None = None
         self._widgets: tuple[str, list[Widget]] | None = None  # the last frame's key and its clickables
+
+    def root(self) -> Path:
+        """The folder the page's files are served from (a page on a server: the current directory)."""
+        return self.target.root or Path.cwd()
 
     def new_launch(self, display: Display, *, env: Mapping[str, str], coverage: CoverageSetup | None,
                    sandbox: Callable[[], Sandbox | None], seed: int, replay: bool = False) -> App:

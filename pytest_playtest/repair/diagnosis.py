@@ -9,7 +9,7 @@ from typing import Literal, get_args
 
 from ..files import STORYBOARD_FILE
 from ..trajectory import Step
-from ..verdict import Verdict
+from ..verdict import Finding, Verdict
 
 DiagnosisKind = Literal["exec", "pass", "play"]
 DIAGNOSIS_KINDS: tuple[DiagnosisKind, ...] = get_args(DiagnosisKind)
@@ -27,6 +27,8 @@ class Diagnosis:
 
     kind: DiagnosisKind
     evidence: str
+    #: where each finding points in the app's code, with the lines around it (play only; the model reads it first)
+    locations: list[str] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     storyboard: Path | None = None
@@ -48,6 +50,7 @@ class Diagnosis:
         return cls(
             "play",
             verdict.summary(detail_lines=FINDING_DETAIL_LINES),
+            locations=[_location_text(finding) for finding in verdict.findings if finding.location is not None],
             findings=[_finding_text(finding.describe(), finding.details) for finding in verdict.findings],
             steps=[describe_step(step) for step in steps],
             storyboard=storyboard if storyboard is not None and storyboard.is_file() else None,
@@ -60,6 +63,14 @@ def describe_step(step: Step) -> str:
     if step.findings:
         line += f" (harness noticed: {'; '.join(step.findings)})"
     return line
+
+
+def _location_text(finding: Finding) -> str:
+    """``[freeze] game.py:42 in update: while x > 0: (found by stack)`` and the lines around it."""
+    location = finding.location
+    assert location is not None
+    head = f"[{finding.kind}] {location.describe()} (found by {location.how})"
+    return "\n".join([head, *(f"    {line}" for line in location.excerpt.splitlines())])
 
 
 def _finding_text(head: str, details: str) -> str:

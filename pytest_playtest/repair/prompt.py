@@ -115,6 +115,7 @@ class RepairPrompt:
         if diagnosis.kind == "play":
             steps = diagnosis.steps[-STEP_LIMIT:]
             values |= {
+                "locations": "\n".join(f"- {place}" for place in diagnosis.locations) or "(none found)",
                 "findings": "\n".join(f"- {finding}" for finding in diagnosis.findings) or "(none)",
                 "steps": "\n".join(steps) or "(no steps were taken)",
                 "storyboard": WITH_STORYBOARD if diagnosis.storyboard is not None else NO_STORYBOARD,

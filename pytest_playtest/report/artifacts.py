@@ -11,6 +11,7 @@ Per test, artifacts live in ``<output root>/<slugify(nodeid)>/`` (later runs of 
     trajectory.jsonl       the steps, when recording (--playtest-record)
     vocabulary.json        the inputs the app's source handles, as the offline tester read them
     coverage-N.data        coverage.py data of launch N, when coverage is measured
+    stacks-N.txt           launch N's thread stacks, dumped when it froze (a desktop app's)
 """
 
 from __future__ import annotations

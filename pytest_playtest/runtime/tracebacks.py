@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..verdict import Location, LocationHow
+from .places import place
 
 #: a line that opens an error report (stripped before matching)
 TRACEBACK_START = re.compile(
@@ -52,3 +57,59 @@ def split_tracebacks(lines: Sequence[str]) -> list[list[str]]:
     if current is not None and len(current) > 1:
         blocks.append(current)
     return blocks
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a Python stack: the file, the line (1-based) and the function."""
+
+    file: str
+    line: int
+    function: str
+
+
+#: a frame of a traceback (``File "x.py", line 3, in f``) or of a faulthandler dump (``File "x.py", line 3 in f``)
+FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:,? in (?P<function>.+))?\s*$')
+#: folders whose code is never the app's own: installed packages, and this plugin (it may run inside the app)
+NOT_THE_APPS = ("site-packages", "dist-packages")
+PLUGIN = Path(__file__).resolve().parent.parent
+
+
+def frames_of(lines: Sequence[str], *, innermost_first: bool) -> list[Frame]:
+    """The frames named in a stack's lines, innermost first (a traceback lists them outermost first, a
+    faulthandler dump innermost first)."""
+    frames = [Frame(m["file"], int(m["line"]), (m["function"] or "").strip())
+              for m in map(FRAME.match, lines) if m is not None]
+    return frames if innermost_first else frames[::-1]
+
+
+def is_own(file: str, root: Path) -> bool:
+    """Whether a frame's file is the app's own code: under the app's folder, not an installed package's, not
+    this plugin's, and a real file (not ``<string>`` or a frozen module)."""
+    path = Path(file)
+    if not path.is_absolute():
+        path = root / path
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return False
+    if not resolved.is_file() or any(part in NOT_THE_APPS for part in resolved.parts):
+        return False
+    return resolved.is_relative_to(root.resolve()) and not resolved.is_relative_to(PLUGIN)
+
+
+def own_frame(frames: Sequence[Frame], root: Path) -> Frame | None:
+    """The innermost frame of the app's own code (frames innermost first)."""
+    return next((frame for frame in frames if is_own(frame.file, root)), None)
+
+
+def located(frame: Frame, root: Path, how: LocationHow) -> Location:
+    """A frame as a finding's Location: its file relative to the app's folder, and the line's text."""
+    path = Path(frame.file) if Path(frame.file).is_absolute() else root / frame.file
+    return place(path, frame.line, root, how, function=frame.function)
+
+
+def raised_at(block: Sequence[str], root: Path) -> Location | None:
+    """Where a traceback says the app's own code raised: its innermost frame of the app's code."""
+    frame = own_frame(frames_of(block, innermost_first=False), root)
+    return located(frame, root, "traceback") if frame is not None else None

@@ -1,14 +1,16 @@
-"""Seeds the app's randomness before its code runs.
+"""Seeds the app's randomness before its code runs, and arms the stack dumps of a freeze.
 
 Python imports this file as ``sitecustomize`` at start-up, from the folder the harness puts first on the
 app's PYTHONPATH (``runtime/app.py``). It runs inside the untrusted app's process, so it uses the standard
-library only. ``random`` is seeded from PLAYTEST_SEED at once, ``numpy.random`` when the app imports it;
-then the folder leaves ``sys.path`` and a ``sitecustomize`` of the app's own interpreter, if any, runs as it
-would have.
+library only. ``random`` is seeded from PLAYTEST_SEED at once, ``numpy.random`` when the app imports it; when
+PLAYTEST_STACKS names a file, ``faulthandler`` dumps every thread's stack there on the signal
+PLAYTEST_STACK_SIGNAL (``runtime/stacks.py``: where a frozen app is stuck). Then the folder leaves ``sys.path``
+and a ``sitecustomize`` of the app's own interpreter, if any, runs as it would have.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import importlib.util
 import os
@@ -21,6 +23,8 @@ from typing import Any
 
 SEED = int(os.environ.get("PLAYTEST_SEED", "0"))
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: the first line of the dump file once the dumps are armed (runtime/stacks.py's ARMED)
+ARMED = "playtest: stack dumps armed"
 
 
 class SeedNumpy:
@@ -55,6 +59,22 @@ def _chain() -> None:
         sys.modules[__name__] = ours  # the import system takes the module back out of sys.modules
 
 
+def _arm_stack_dumps() -> None:
+    """Dump every thread's stack to PLAYTEST_STACKS on PLAYTEST_STACK_SIGNAL (faulthandler writes from its C
+    handler, whatever the Python code is doing). The variables leave the environment: a child process of the
+    app must not arm itself on the same file."""
+    path, number = os.environ.pop("PLAYTEST_STACKS", ""), os.environ.pop("PLAYTEST_STACK_SIGNAL", "")
+    if not path or not number.isdigit():
+        return
+    try:
+        stream = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (open for the process's life)
+        faulthandler.register(int(number), file=stream, all_threads=True, chain=False)
+        stream.write(ARMED + "\n")
+    except (OSError, ValueError, RuntimeError):
+        return
+
+
 random.seed(SEED)
 sys.meta_path.insert(0, SeedNumpy())
+_arm_stack_dumps()
 _chain()

@@ -1,0 +1,140 @@
+"""Every finding points at the code: the place a traceback, a stack dump or the source names, carried by the
+verdict into its JSON, the terminal, JUnit and a repair prompt. Pure parts here (a real subprocess for the stack
+dump, no display); the real apps and pages in tests/test_engine.py and tests/test_web.py."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_playtest.expect import text
+from pytest_playtest.loop.locating import Locator
+from pytest_playtest.repair.diagnosis import Diagnosis
+from pytest_playtest.reporting import verdict_properties
+from pytest_playtest.runtime.stacks import StackDumps, stuck_frame
+from pytest_playtest.runtime.tracebacks import located, raised_at
+from pytest_playtest.source.producers import longest_word, producer
+from pytest_playtest.verdict import Finding, Location, Verdict
+
+SEEDING = Path(__file__).resolve().parent.parent / "pytest_playtest" / "runtime" / "seeding"
+
+SPINNER = """\
+import time
+
+
+def spin(limit):
+    done = 0
+    while done < limit:
+        time.sleep(0.001)
+
+
+def main():
+    time.sleep(0.2)
+    spin(10)
+
+
+main()
+"""
+
+
+@pytest.fixture
+def spinner(tmp_path: Path) -> tuple[Path, Path]:
+    app = tmp_path / "app" / "game.py"
+    app.parent.mkdir()
+    app.write_text(SPINNER)
+    return app, tmp_path / "stacks-1.txt"
+
+
+def _start(app: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen([sys.executable, str(app)], cwd=app.parent,
+                               env={**os.environ, "PYTHONPATH": str(SEEDING), **env})
+    time.sleep(1.0)
+    return process
+
+
+def test_a_frozen_python_app_names_the_line_it_loops_on(spinner: tuple[Path, Path]) -> None:
+    app, dumps_file = spinner
+    dumps = StackDumps(dumps_file)
+    process = _start(app, dumps.env())
+    try:
+        dump = dumps.dump(process.pid)
+        assert process.poll() is None, "the dump must not end the app"
+    finally:
+        process.kill()
+    assert dump is not None and "game.py" in dump
+    frame = stuck_frame(dump, app.parent)
+    assert frame is not None
+    location = located(frame, app.parent, "stack")
+    assert (location.file, location.function) == ("game.py", "spin")
+    assert location.line in (7, 8) and location.text in ("while done < limit:", "time.sleep(0.001)")
+    assert "> " in location.excerpt and "def spin(limit):" in location.excerpt
+
+
+def test_an_app_whose_hook_did_not_arm_is_never_signalled(spinner: tuple[Path, Path]) -> None:
+    app, dumps_file = spinner
+    process = _start(app, {})  # no PLAYTEST_STACKS: the signal would end it
+    try:
+        assert StackDumps(dumps_file).dump(process.pid) is None
+        time.sleep(0.1)
+        assert process.poll() is None
+    finally:
+        process.kill()
+
+
+def test_a_traceback_points_at_the_apps_innermost_own_frame(tmp_path: Path) -> None:
+    app = tmp_path / "game.py"
+    app.write_text("import json\n\n\ndef load(text):\n    return json.loads(text)\n\n\nload('{')\n")
+    library = "/usr/lib/python3.11/json/decoder.py"
+    block = ["Traceback (most recent call last):",
+             f'  File "{app}", line 8, in <module>', "    load('{')",
+             f'  File "{app}", line 5, in load', "    return json.loads(text)",
+             f'  File "{library}", line 353, in raw_decode', "    obj, end = self.scan_once(s, idx)",
+             "json.decoder.JSONDecodeError: Expecting property name"]
+    location = raised_at(block, tmp_path)
+    assert location == Location(file="game.py", line=5, how="traceback", function="load",
+                                text="return json.loads(text)", excerpt=location.excerpt if location else "")
+    assert raised_at(block[:1] + block[5:], tmp_path) is None  # only a library's frame: no place of the app's
+
+
+@pytest.mark.parametrize(("source", "name", "line"), [
+    ("score = 0\nlabel = f'Score: {score}'\n", "game.py", 2),
+    ("score = 0\nlabel = 'Score: ' + str(score)\n", "game.py", 2),
+    ("score = 0\nlabel = 'Score: %d' % score\n", "game.py", 2),
+    ("score = 0\nlabel = 'Score: {}'.format(score)\n", "game.py", 2),
+    ("var score = 0;\nctx.fillText('Score: ' + score, 8, 20);\n", "game.js", 2),
+])
+def test_the_code_producing_an_expected_text_is_found(tmp_path: Path, source: str, name: str, line: int) -> None:
+    (tmp_path / name).write_text(source)
+    found = producer(r"Score: [1-9]", tmp_path)
+    assert found is not None and (found.path.name, found.line, found.matches) == (name, line, True)
+
+
+def test_a_page_holding_the_expected_word_is_a_weaker_producer(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<html>\n<body>\n<p>Your <b>score</b> is <span id=s></span></p>\n")
+    found = producer(r"score is [1-9]\d*", tmp_path)
+    assert found is not None and (found.line, found.matches) == (3, False)
+    assert longest_word(r"\bFlags:\s*\d+") == "flags" and longest_word(r"\d+") == ""
+
+
+def test_an_unmet_expectation_points_at_its_producer(tmp_path: Path) -> None:
+    (tmp_path / "game.py").write_text("import tkinter\n\nlabel = f'Flags: {0}'\n")
+    location = Locator(tmp_path, ["game.py"]).produced(text(r"Flags: [1-9]"))
+    assert location is not None and (location.file, location.line, location.how) == ("game.py", 3, "producer")
+
+
+def test_a_location_travels_with_its_finding_into_every_report(tmp_path: Path) -> None:
+    where = Location(file="game.py", line=42, how="stack", function="update", text="while True:",
+                     excerpt="> 42 | while True:")
+    finding = Finding("freeze", "the app stopped", step=3, location=where)
+    verdict = Verdict(status="fail", findings=[finding])
+    again = Verdict.from_dict(verdict.to_dict())
+    assert again.findings[0].location == where
+    assert "at game.py:42 in update: while True:" in verdict.summary()
+    assert ("playtest_locations", "freeze game.py:42") in verdict_properties([verdict])
+    diagnosis = Diagnosis.from_verdict(verdict, [])
+    assert diagnosis.locations and diagnosis.locations[0].startswith("[freeze] game.py:42 in update")
