@@ -27,6 +27,17 @@ from pytest_playtest.runtime.display import Display
 from pytest_playtest.vision import Vision
 from tests.support import Play
 
+#: The fixtures that start an Xvfb (and on it an app or a browser): a test using one, directly or through
+#: another fixture, is marked ``gui``. Tests that start a display, a browser or a playing pytester session
+#: otherwise carry the mark themselves (``pytestmark`` in the modules that do nothing else).
+GUI_FIXTURES = frozenset({"display", "launch", "play", "browser"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if GUI_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.gui)
+
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[Display]:

@@ -98,6 +98,7 @@ def test_bad_marker_arguments_name_the_argument(play_defaults: SimpleNamespace) 
         RunSpec.from_kwargs({"app": "a.py", "max_steps": 0}, defaults=play_defaults, where="t")
 
 
+@pytest.mark.gui
 def test_marker_run_through_pytest(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         f"""

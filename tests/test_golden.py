@@ -169,6 +169,7 @@ DICE_APPS = {
 }
 
 
+@pytest.mark.gui
 @pytest.mark.parametrize("app", DICE_APPS)
 def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(pytester: pytest.Pytester,
                                                                               app: str) -> None:
@@ -211,6 +212,7 @@ def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(p
     renamed.stdout.fnmatch_lines(["1 golden run(s) unused by this session's tests*", f"  {folder}"])
 
 
+@pytest.mark.gui
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 def test_a_replay_starts_with_the_pointer_in_the_displays_far_corner(tmp_path: Path) -> None:
     """Where the run before left the pointer must not light a button in a replay's first paint."""

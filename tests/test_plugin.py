@@ -146,6 +146,7 @@ def test_playtest_is_exported_for_annotations() -> None:
     assert expect.text("x").kind == "text" and Action.press("a").key == "a" and not Verdict("fail")
 
 
+@pytest.mark.gui
 def test_playtest_defaults_set_arguments_for_a_directory(pytester: pytest.Pytester) -> None:
     app = pytester.path / "toy.py"
     app.write_text((APPS / "tk_toy.py").read_text())
@@ -231,6 +232,7 @@ def test_the_docs_describe_every_marker_argument() -> None:
         assert f"| `{name}`" in table or f", `{name}` |" in table, f"the marker table lacks {name}"
 
 
+@pytest.mark.gui
 def test_a_conftest_adds_a_policy_and_an_unknown_name_is_an_error(pytester: pytest.Pytester) -> None:
     app = pytester.path / "toy.py"
     app.write_text((APPS / "tk_toy.py").read_text())
@@ -314,6 +316,7 @@ root.mainloop()
 """
 
 
+@pytest.mark.gui
 def test_a_conftest_changes_the_launch_args_and_the_app_sees_them(pytester: pytest.Pytester) -> None:
     """The fixture chain as a conftest.py uses it: a display size and an environment variable for every app of
     the session, seen by a real app on its own display."""

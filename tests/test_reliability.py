@@ -30,6 +30,7 @@ def _fake_xvfb(folder: Path, body: str, monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
 
 
+@pytest.mark.gui
 def test_a_slow_xvfb_start_is_waited_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that needs longer than a fixed 10 s poll (a machine loading OCR models) still starts."""
     _fake_xvfb(tmp_path / "bin", f'sleep 11\nexec "{REAL_XVFB}" "$@"', monkeypatch)
@@ -42,6 +43,7 @@ def test_a_slow_xvfb_start_is_waited_for(tmp_path: Path, monkeypatch: pytest.Mon
         screen.stop()
 
 
+@pytest.mark.gui
 def test_a_start_that_fails_once_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     marker = tmp_path / "failed-once"
     _fake_xvfb(tmp_path / "bin", f'if [ ! -e "{marker}" ]; then touch "{marker}"; echo "simulated crash" >&2; '
@@ -65,6 +67,7 @@ def test_the_error_quotes_xvfbs_own_output(tmp_path: Path, monkeypatch: pytest.M
     assert not screen.started
 
 
+@pytest.mark.gui
 def test_kill_9_of_the_xdist_controller_leaves_nothing_within_5s(pytester: pytest.Pytester, tmp_path: Path) -> None:
     """Workers, their apps (plain and sandboxed) and their Xvfb servers go when the controller is SIGKILLed."""
     record = tmp_path / "pids"

@@ -191,6 +191,7 @@ def test_teardown_kills_app_and_its_children(display: Display) -> None:
     assert wait_gone([app.pid, child], timeout=5) == []
 
 
+@pytest.mark.gui
 def test_display_stop_leaves_no_xvfb() -> None:
     screen = Display((640, 480))
     screen.start()
@@ -232,6 +233,7 @@ def test_missing_app_file_is_a_clear_error(display: Display) -> None:
         App("no/such/game.py", display)
 
 
+@pytest.mark.gui
 def test_xdist_workers_get_distinct_displays(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         f"""
@@ -257,6 +259,7 @@ def test_xdist_workers_get_distinct_displays(pytester: pytest.Pytester) -> None:
     assert names[0] != names[1]
 
 
+@pytest.mark.gui
 def test_kill_9_of_a_run_leaves_nothing(pytester: pytest.Pytester, tmp_path: Path) -> None:
     pids_file = tmp_path / "pids.json"
     pytester.makepyfile(

@@ -122,6 +122,7 @@ def _hostile_argv(setup: dict[str, object]) -> list[str]:
             "--secret", str(setup["secret"]), "--port", str(server.port), "--token", str(setup["token"])]
 
 
+@pytest.mark.gui
 @needs_sandbox
 def test_hostile_app_harms_nothing_and_leaves_nothing_in_the_sandbox(
         pytester: pytest.Pytester, hostile_setup: dict[str, object]) -> None:
@@ -158,6 +159,7 @@ def test_hostile_app_harms_nothing_and_leaves_nothing_in_the_sandbox(
     assert not list(Path("/sys/fs/cgroup/pids").glob(f"playtest-{os.getpid()}-*"))
 
 
+@pytest.mark.gui
 @needs_sandbox
 def test_a_limit_that_kills_the_app_is_named_in_the_crash(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(hog="import tkinter as tk\nroot = tk.Tk()\nroot.update()\nblock = bytearray(3 << 30)\n")
@@ -181,6 +183,7 @@ def _settles_to_zero(read: Callable[[], int | None], *, timeout: float) -> bool:
     return True
 
 
+@pytest.mark.gui
 @needs_sandbox
 def test_sandboxed_tk_app_gets_input_and_teardown_signals_the_app_first(tmp_path: Path) -> None:
     """A Tk app in the box: its window is found, its unread X input is seen, SIGTERM reaches the app itself."""

@@ -11,7 +11,7 @@ import pytest
 from tests.support import REPO
 from tests.support.benchmark import run_benchmark, task_line, write_toy_suite
 
-pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
+pytestmark = [pytest.mark.gui, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")]
 
 MINI = REPO / "benchmarks" / "playeval-mini"
 

@@ -159,6 +159,7 @@ def _kill_midway(pytester: pytest.Pytester, store: Path, *args: str) -> None:
         run.wait()
 
 
+@pytest.mark.gui
 @needs_xvfb
 def test_a_run_killed_midway_and_resumed_gives_the_uninterrupted_results(pytester: pytest.Pytester) -> None:
     """A live run SIGKILLed while a stage runs (its store then half written too), resumed, against a whole run."""
@@ -205,6 +206,7 @@ def _two_task_suite(pytester: pytest.Pytester, completions: tuple[str, ...]) -> 
     return ["suite/", "--playtest-benchmark-samples", "samples.jsonl", "--playtest-benchmark-k", "1,2"]
 
 
+@pytest.mark.gui
 @needs_xvfb
 def test_shards_run_and_merged_equal_the_whole_run(pytester: pytest.Pytester) -> None:
     """A two-task suite run whole and as 1/2 and 2/2 (one task each), then ``playtest-merge``."""

@@ -15,6 +15,8 @@ import pytest
 from tests.support import APPS
 from tests.support.openai_server import OpenAIServer, act, request_text
 
+pytestmark = pytest.mark.gui
+
 SCENARIO = """---
 app: apps/notes.py
 timeout: 40

@@ -10,6 +10,8 @@ import pytest
 from tests.support import APPS
 from tests.support.openai_server import act
 
+pytestmark = pytest.mark.gui
+
 TK_TOY = APPS / "tk_toy.py"
 SECRET = "sk-test-never-written-anywhere"
 

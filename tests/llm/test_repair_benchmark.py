@@ -18,7 +18,7 @@ from PIL import Image
 from tests.support import REPO
 from tests.support.openai_server import OpenAIServer, Reply
 
-pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
+pytestmark = [pytest.mark.gui, pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")]
 
 MINI = REPO / "benchmarks" / "playeval-mini"
 TASK_ID = "counter/on-increment"

@@ -75,6 +75,7 @@ def repair(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return python(project, "-m", "pytest_playtest.repair.cli", *args)
 
 
+@pytest.mark.gui
 def test_a_failing_playtest_gets_a_patch_and_the_patched_apps_verdict(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / "toy").mkdir(parents=True)

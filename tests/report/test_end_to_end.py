@@ -21,7 +21,8 @@ from tests.support import APPS
 
 TK_TOY = APPS / "tk_toy.py"
 
-pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (make setup installs it)")
+pytestmark = [pytest.mark.gui,
+              pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (make setup installs it)")]
 
 
 def test_a_real_failing_playtest_reported_everywhere(pytester: pytest.Pytester) -> None:

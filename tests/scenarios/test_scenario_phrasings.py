@@ -13,6 +13,8 @@ import pytest
 
 from tests.support import APPS, REPO
 
+pytestmark = pytest.mark.gui
+
 SHOPPING = REPO / "fixtures" / "scenarios" / "TestCases_Shopping.md"
 COUNTER = REPO / "fixtures" / "web" / "counter.html"
 

@@ -14,6 +14,8 @@ import pytest
 
 from tests.support import APPS, REPO
 
+pytestmark = pytest.mark.gui
+
 FIXTURE = REPO / "fixtures" / "scenarios" / "TestCases_Notes.md"
 
 

@@ -12,6 +12,8 @@ import pytest
 
 from tests.support import REPO
 
+pytestmark = pytest.mark.gui
+
 BOARD = REPO / "fixtures" / "web" / "board.html"
 
 SCENARIO = """---
