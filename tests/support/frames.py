@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -58,11 +58,17 @@ class Runs:
         pixels[height // 2 :, width // 2 :] = colours[3]
         Image.fromarray(pixels).save(frame_path(self.frames_dir, index))
 
-    @staticmethod
-    def box_of(image: Image.Image, colour: RGB, min_pixels: int = 50) -> tuple[int, ...] | None:
+    #: The image ``box_of`` read last, with its pixels as one number each: a storyboard is searched for many
+    #: colours in turn (held here, it stays the same object; the tests never draw on an image they search).
+    _last: ClassVar[tuple[Image.Image, np.ndarray] | None] = None
+
+    @classmethod
+    def box_of(cls, image: Image.Image, colour: RGB, min_pixels: int = 50) -> tuple[int, ...] | None:
         """The bounding box (x0, y0, x1, y1) of the pixels of exactly ``colour``, or None if there are few."""
-        mask = np.all(np.asarray(image.convert("RGB")) == colour, axis=2)
-        ys, xs = np.nonzero(mask)
+        if cls._last is None or cls._last[0] is not image:
+            rgb = np.asarray(image.convert("RGB"), dtype=np.int32)
+            cls._last = (image, rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2])
+        ys, xs = np.nonzero(cls._last[1] == (colour[0] << 16 | colour[1] << 8 | colour[2]))
         if len(xs) < min_pixels:
             return None
         return (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
