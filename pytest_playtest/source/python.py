@@ -45,7 +45,8 @@ from .files import (
     skip_file,
     tree_files,
 )
-from .scanner import Found, Scanner
+from .found import Found
+from .scanner import Scanner
 from .tables import Analysis, Collector, Tables
 from .vocabulary import Vocabulary
 

@@ -1,0 +1,28 @@
+"""What the second pass has found so far over an app's files: keys (hotkeys apart), quit keys, mouse buttons, the
+labels of clickable things, and whether the app drags, follows the pointer, keeps typed text or plays sound.
+
+The dicts are ordered sets: the vocabulary lists keys and texts in the order the files first name them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .keynames import is_hotkey
+
+
+@dataclass
+class Found:
+    keys: dict[str, None] = field(default_factory=dict)
+    hotkeys: dict[str, None] = field(default_factory=dict)
+    quit_keys: dict[str, None] = field(default_factory=dict)
+    buttons: set[str] = field(default_factory=set)
+    texts: dict[str, None] = field(default_factory=dict)
+    quit_texts: dict[str, None] = field(default_factory=dict)
+    drags: bool = False
+    pointer: bool = False
+    typing: bool = False
+    sound: bool = False
+
+    def key(self, name: str) -> None:
+        (self.hotkeys if is_hotkey(name) else self.keys)[name] = None
