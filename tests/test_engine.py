@@ -32,6 +32,29 @@ def test_hang_after_a_key_is_a_freeze(play: Play) -> None:
     assert verdict.kinds() == ["freeze"], verdict.summary()
 
 
+@pytest.mark.parametrize(("app", "lines"), [
+    ([sys.executable, PYGAME_TOY, "--on-key", "hang"], ("while True:", "time.sleep(0.05)")),
+    ([sys.executable, TK_TOY, "--hang"], ("while count < target:", "count += step")),
+])
+def test_a_freeze_names_the_line_the_app_loops_on(app: list[str], lines: tuple[str, ...], play: Play) -> None:
+    verdict = play(app=app).verdict
+    freeze = verdict.first("freeze")
+    assert freeze is not None, verdict.summary()
+    assert freeze.location is not None and freeze.location.how == "stack", verdict.summary()
+    assert freeze.location.file == Path(app[1]).name and freeze.location.text in lines, freeze.location
+
+
+def test_a_crash_and_an_exception_name_the_line_that_raised(play: Play) -> None:
+    crash = play(app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict.first("crash")
+    assert crash is not None and crash.location is not None
+    assert (crash.location.file, crash.location.how) == ("pygame_toy.py", "traceback")
+    assert crash.location.text == 'raise RuntimeError("boom on key")'
+    raised = play(app=[sys.executable, TK_TOY, "--raise"]).verdict.first("exception")
+    assert raised is not None and raised.location is not None
+    assert (raised.location.file, raised.location.function) == ("tk_toy.py", "increment")
+    assert raised.location.text.startswith("raise ZeroDivisionError")
+
+
 def test_sleeping_hang_is_a_freeze(play: Play) -> None:
     verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "sleep"]).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
