@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..loop.spec import Defaults, RunResult, RunSpec
 from ..verdict import Finding, Verdict
 from .model import CaseOutcome, Functionality, ScenarioFile
-from .policy import CasePlan
+from .progress import CasePlan
 
 if TYPE_CHECKING:
     from ..pipeline import Runtime
