@@ -19,8 +19,9 @@ from .thresholds import CARET_HEIGHTS, CARET_WIDTH, MAX_CARETS
 if TYPE_CHECKING:
     from mss.base import MSSBase
 
-    from .app import App, Geometry
+    from .app import App
     from .display import Display
+    from .window import Geometry
 
 
 def frame_hash(frame: np.ndarray) -> str:
