@@ -18,6 +18,7 @@ from pytest_playtest.repair.diagnosis import Diagnosis
 from pytest_playtest.reporting import verdict_properties
 from pytest_playtest.runtime.stacks import StackDumps, stuck_frame
 from pytest_playtest.runtime.tracebacks import located, raised_at
+from pytest_playtest.source import Vocabulary, scan_app
 from pytest_playtest.source.producers import longest_word, producer
 from pytest_playtest.verdict import Finding, Location, Verdict
 
@@ -123,8 +124,38 @@ def test_a_page_holding_the_expected_word_is_a_weaker_producer(tmp_path: Path) -
 
 def test_an_unmet_expectation_points_at_its_producer(tmp_path: Path) -> None:
     (tmp_path / "game.py").write_text("import tkinter\n\nlabel = f'Flags: {0}'\n")
-    location = Locator(tmp_path, ["game.py"]).produced(text(r"Flags: [1-9]"))
+    location = Locator(tmp_path, Vocabulary(sources=("game.py",))).produced(text(r"Flags: [1-9]"))
     assert location is not None and (location.file, location.line, location.how) == ("game.py", 3, "producer")
+
+
+def test_a_dead_input_points_where_the_code_handles_it(tmp_path: Path) -> None:
+    (tmp_path / "game.py").write_text(GAME)
+    vocabulary = scan_app(str(tmp_path / "game.py"), tmp_path)
+    assert vocabulary.handled_at("key left") == [("game.py", 9)]
+    location = Locator(tmp_path, vocabulary).handled("key left")
+    assert location is not None and (location.file, location.line, location.how) == ("game.py", 9, "handler")
+    assert location.text == 'if event.keysym == "left":'
+    assert Vocabulary.from_dict(vocabulary.to_dict()).handlers == vocabulary.handlers
+
+
+GAME = """\
+import tkinter as tk
+
+root = tk.Tk()
+x = 0
+
+
+def move(event):
+    global x
+    if event.keysym == "left":
+        x -= 1
+    elif event.keysym == "Right":
+        x += 1
+
+
+root.bind("<Key>", move)
+root.mainloop()
+"""
 
 
 def test_a_location_travels_with_its_finding_into_every_report(tmp_path: Path) -> None:

@@ -31,15 +31,18 @@ player's pause and volume keys), and the tester hears nothing.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..keys import OPPOSITE
 from ..source import Vocabulary
 from ..trajectory import Step
-from ..verdict import Finding
+from ..verdict import Finding, Location
 from .spec import OracleSettings
 from .thresholds import CONTINUITY, KIND_KEYS, OTHERS_WORKED, PLACE_GRID
+
+#: where the code handles an input, by its name (``key left``, ``right click``)
+Locate = Callable[[str], Location | None]
 
 
 @dataclass
@@ -113,8 +116,9 @@ class DeadControls:
         self.baseline.tries += 1
         self.baseline.effects += effect
 
-    def findings(self) -> list[Finding]:
-        return self._single() or self._single_moving() or self._whole_kind()
+    def findings(self, locate: Locate = lambda name: None) -> list[Finding]:
+        """The dead controls of the run, each pointing where ``locate`` says the code handles its input."""
+        return self._single(locate) or self._single_moving(locate) or self._whole_kind(locate)
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
@@ -138,7 +142,7 @@ class DeadControls:
         spread = math.sqrt(record.tries * chance * (1 - chance))
         return record.effects <= expected + settings.chance_margin * spread + CONTINUITY
 
-    def _single(self) -> list[Finding]:
+    def _single(self, locate: Locate) -> list[Finding]:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
         for name, record in self.still.items():
@@ -158,6 +162,7 @@ class DeadControls:
                 "worked",
                 step=record.steps[-1],
                 details="tried at steps " + ", ".join(map(str, record.steps)),
+                location=locate(name),
             ))
         return found
 
@@ -173,7 +178,7 @@ class DeadControls:
         opposite = OPPOSITE.get(name.removeprefix("key ")) if name.startswith("key ") else None
         return self.still.get(f"key {opposite}", NO_RECORD) if opposite else NO_RECORD
 
-    def _single_moving(self) -> list[Finding]:
+    def _single_moving(self, locate: Locate) -> list[Finding]:
         """On an app that moves by itself, one key no better than chance while its other keys beat it."""
         vocabulary = self.vocabulary
         if vocabulary.types_characters or vocabulary.sound:
@@ -188,10 +193,10 @@ class DeadControls:
                 continue
             found.append(self._kind_finding(
                 f"{self._named(name)} never had an effect while the app's other keys did ({others.effects} of "
-                f"{others.tries} tries): tried {record.tries} times", record))
+                f"{others.tries} tries): tried {record.tries} times", record, locate(name)))
         return found
 
-    def _whole_kind(self) -> list[Finding]:
+    def _whole_kind(self, locate: Locate) -> list[Finding]:
         """The app's keys, or its clicks on a drawn UI, none of which ever worked: on a still app never a
         visible change; on an app that moves by itself no more changes than chance. An app seen moving by
         itself is judged on its moving part alone: before it was seen so (a game whose letters appear slowly
@@ -207,7 +212,7 @@ class DeadControls:
         if (len(keys) >= KIND_KEYS and tried_all and every_key.tries >= self.settings.kind_tries
                 and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
-                                            f"{every_key.tries} times", every_key))
+                                            f"{every_key.tries} times", every_key, locate(f"key {keys[0]}")))
         # a real-time game played with its keys may ignore clicks on its field (they start a menu's game, or
         # nothing): there clicks are judged only when the keys did nothing either
         keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)
@@ -215,10 +220,10 @@ class DeadControls:
         if (clicks is not None and not keys_play and clicks.tries >= self.settings.kind_tries
                 and len(clicks.places) >= self.settings.kind_places and self._dead(clicks, moving=moving)):
             found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
-                                            f"{len(clicks.places)} places", clicks))
+                                            f"{len(clicks.places)} places", clicks, locate("left click")))
         return found
 
-    def _kind_finding(self, what: str, record: ControlRecord) -> Finding:
+    def _kind_finding(self, what: str, record: ControlRecord, location: Location | None) -> Finding:
         if record.effects:
             base = self.baseline
             why = (f"changes beyond the app's own motion followed them {record.effects} times, no more often than "
@@ -226,7 +231,7 @@ class DeadControls:
         else:
             why = "no visible change beyond what the app does by itself and no new code after the first try"
         return Finding("unresponsive", f"{what}; {why}", step=max(record.steps),
-                       details="tried at steps " + ", ".join(map(str, sorted(record.steps))))
+                       details="tried at steps " + ", ".join(map(str, sorted(record.steps))), location=location)
 
     def _control(self, step: Step) -> str | None:
         """The input's name when it is one of the app's own keys, its right click, or a click on a drawn UI

@@ -346,7 +346,8 @@ class Playthrough:
             self.frames.close()
         if self.reader:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
-        findings = [*self.oracles.findings, *self.judged, *(self.controls.findings() if self.controls else []),
+        dead = self.controls.findings(locate=self.locator.handled) if self.controls else []
+        findings = [*self.oracles.findings, *self.judged, *dead,
                     *(getattr(self.policy, "findings", []) if self.policy is not None else []),
                     *(self.sights.findings() if self.sights else [])]
         exit_code = self.app.poll()
@@ -396,7 +397,7 @@ class Playthrough:
             coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
         if context.vocabulary is not None:
-            self.locator = Locator(self.launcher.root, context.vocabulary.sources)
+            self.locator = Locator(self.launcher.root, context.vocabulary)
             self.controls = DeadControls(context.vocabulary, self.spec.oracles)
             self.watches.controls = self.controls
             self.oracles.know_inputs(context.vocabulary)

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 from .keynames import is_hotkey
 
+#: [places] kept per input: where its handling is first named (a dispatch and its key-up twin, a rebinding)
+MAX_PLACES = 4
+
 
 @dataclass
 class Found:
@@ -23,6 +26,14 @@ class Found:
     pointer: bool = False
     typing: bool = False
     sound: bool = False
+    #: where the code handles each input (``key left``, ``right click``): (file, line) places, first found first
+    places: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
     def key(self, name: str) -> None:
         (self.hotkeys if is_hotkey(name) else self.keys)[name] = None
+
+    def place(self, handled: str, file: str, line: int) -> None:
+        """The code handles ``handled`` (an input's name) at this line of this file."""
+        known = self.places.setdefault(handled, [])
+        if (file, line) not in known and len(known) < MAX_PLACES:
+            known.append((file, line))

@@ -102,6 +102,7 @@ class Registrations:
                             self.f.quit_keys[event.value] = None
                     elif event.kind in ("button", "wheel"):
                         self.f.buttons.add(event.value)
+                        self.f.place(f"{event.value} click", self.m.name, node.lineno)
                     elif event.kind == "drag":
                         self.f.drags = True
                         self.f.buttons.add(event.value)
@@ -132,5 +133,6 @@ class Registrations:
         button = node.args[1] if len(node.args) > 1 else keywords.get("btn")
         number = 1 if button is None else const_int(button)
         self.f.buttons.add(MOUSE_BUTTONS.get(number or 1, "left"))
+        self.f.place(f"{MOUSE_BUTTONS.get(number or 1, 'left')} click", self.m.name, node.lineno)
         if method == "ondrag":
             self.f.drags = True

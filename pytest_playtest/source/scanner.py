@@ -37,6 +37,7 @@ class Scanner(Visitor):
         self.suppress = 0
         self.accumulating = 0  # inside `x += ...`, `a + b`, `.append(...)`, `.insert(...)`
         self.clicks = self.down = self.up = self.button_compared = False
+        self.line = 1  # the line of the node being visited: where an input found now is handled
         self.motion = self.motion_buttons = self.mouse_pressed = self.drag_named = False
 
     def run(self) -> None:
@@ -51,9 +52,14 @@ class Scanner(Visitor):
             if not self.f.buttons:
                 self.f.buttons.add("left")
 
+    def visit(self, node: ast.AST) -> None:
+        self.line = getattr(node, "lineno", self.line)
+        super().visit(node)
+
     def add_key(self, name: str | None) -> None:
         if name and not self.suppress:
             self.f.key(name)
+            self.f.place(f"key {name}", self.m.name, self.line)
 
     # -- scopes
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -215,6 +221,7 @@ class Scanner(Visitor):
                     for number in ints_of(other):
                         if number in MOUSE_BUTTONS:
                             self.f.buttons.add(MOUSE_BUTTONS[number])
+                            self.f.place(f"{MOUSE_BUTTONS[number]} click", self.m.name, node.lineno)
                             self.button_compared = True
         self.generic_visit(node)
 

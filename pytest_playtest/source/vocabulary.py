@@ -31,6 +31,16 @@ class Vocabulary:
     #: letter keys a player presses (without Shift) that the code binds only in upper case (a Tk keysym or a
     #: turtle key ``"S"`` is Shift+S): they are in ``keys``, tried the way a player presses them
     unshifted: tuple[str, ...] = ()
+    #: where the code handles each input: (input, file, line), the input named as the dead-control check names
+    #: it (``key left``, ``right click``), the file relative to the folder read, first place first
+    handlers: tuple[tuple[str, str, int], ...] = ()
+
+    def handled_at(self, name: str) -> list[tuple[str, int]]:
+        """The places (file, line) where the code handles an input (``key left``; an unshifted letter is handled
+        where its upper case is)."""
+        key = name.removeprefix("key ")
+        wanted = {name, f"key {key.upper()}"} if key in self.unshifted else {name}
+        return [(file, line) for handled, file, line in self.handlers if handled in wanted]
 
     @property
     def is_empty(self) -> bool:
@@ -59,6 +69,7 @@ class Vocabulary:
             "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
             "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
             "sound": self.sound, "sources": list(self.sources), "unshifted": list(self.unshifted),
+            "handlers": [list(place) for place in self.handlers],
         }
 
     @classmethod
@@ -71,6 +82,7 @@ class Vocabulary:
             buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
             texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
             sound=bool(data.get("sound")), sources=strings("sources"), unshifted=strings("unshifted"),
+            handlers=tuple((str(name), str(file), int(line)) for name, file, line in data.get("handlers", ())),
         )
 
     @classmethod

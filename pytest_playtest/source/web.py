@@ -82,9 +82,11 @@ def scan_web_app(root: Path) -> Vocabulary:
         buttons.add("left")
     moves = any(_MOVES.search(text) for _, text, _ in own)
     listens = any(_LISTENS_KEYS.search(text) for _, text, _ in own)
-    keys = scan_keys([(name, code) for name, _, code in own]) if listens else []
+    # (a page's inline scripts are read joined: their lines are no lines of the page; a script file's are its own)
+    keys, handlers = scan_keys([(name, code) for name, _, code in own]) if listens else ([], [])
+    handlers = [place for place in handlers if not place[1].endswith((".html", ".htm"))]
     order = ("left", "right", "middle", "wheel")
     return Vocabulary.of_keys(keys, buttons=tuple(b for b in order if b in buttons),
                               drags=moves and "left" in buttons, pointer=moves, texts=tuple(texts),
                               typing=any(_TYPING.search(text) for _, text, _ in files), sound=sound,
-                              sources=tuple(sources))
+                              sources=tuple(sources), handlers=tuple(handlers))

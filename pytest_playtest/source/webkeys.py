@@ -75,17 +75,20 @@ class _Constants:
     objects: dict[str, Node] = field(default_factory=dict)
 
 
-def scan_keys(sources: list[tuple[str, str]]) -> list[str]:
-    """The keys the given files (name, text) compare an event with, in first-seen order."""
+def scan_keys(sources: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str, int]]]:
+    """The keys the given files (name, text) compare an event with, in first-seen order, and where: (``key
+    <name>``, file, line) for each place a key is compared (lines are the file's own for a script file)."""
     trees = [_parser(name.endswith((".ts", ".tsx"))).parse(text.encode()) for name, text in sources]
     constants = _Constants()
     for tree in trees:
         _bind(tree.root_node, constants)
     found: dict[str, None] = {}
-    for tree in trees:
-        for key in _keys(tree.root_node, constants):
+    places: dict[tuple[str, str, int], None] = {}
+    for (name, _), tree in zip(sources, trees, strict=True):
+        for key, node in _keys(tree.root_node, constants):
             found.setdefault(key)
-    return list(found)
+            places.setdefault((f"key {key}", name, node.start_point[0] + 1))
+    return list(found), list(places)
 
 
 def _walk(node: Node) -> Iterator[Node]:
@@ -171,25 +174,26 @@ def _mentions_event_key(node: Node | None) -> bool:
     return node.type == "parenthesized_expression" and any(_mentions_event_key(c) for c in node.children)
 
 
-def _keys(root: Node, constants: _Constants) -> Iterator[str]:
+def _keys(root: Node, constants: _Constants) -> Iterator[tuple[str, Node]]:
+    """Each key an event is compared with, and the node that compares it."""
     for node in _walk(root):
         if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in _COMPARISONS:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if _mentions_event_key(left):
-                yield from _key_values(right, constants)
+                yield from ((key, node) for key in _key_values(right, constants))
             elif _mentions_event_key(right):
-                yield from _key_values(left, constants)
+                yield from ((key, node) for key in _key_values(left, constants))
         elif node.type == "switch_statement" and _mentions_event_key(node.child_by_field_name("value")):
             body = node.child_by_field_name("body")
             for case in body.children if body is not None else []:
                 if case.type == "switch_case":
-                    yield from _key_values(case.child_by_field_name("value"), constants)
+                    yield from ((key, case) for key in _key_values(case.child_by_field_name("value"), constants))
         elif node.type == "subscript_expression":
             table, index = node.child_by_field_name("object"), node.child_by_field_name("index")
             if _mentions_event_key(index):
-                yield from _table_keys(table, constants)
+                yield from ((key, node) for key in _table_keys(table, constants))
             elif _KEYISH.search(_name(index)):  # pressedKeys[KEY_LEFT]
-                yield from _key_values(index, constants)
+                yield from ((key, node) for key in _key_values(index, constants))
 
 
 def _key_values(node: Node | None, constants: _Constants) -> Iterator[str]:
