@@ -258,6 +258,22 @@ def test_script_with_a_python_shebang(tmp_path: Path) -> None:
                  case pygame.K_INSERT:
                      pass
      """, ("end", "home")),
+    ("""
+     import pygame
+     def title_screen():
+         while True:
+             event = pygame.event.poll()
+             if event.type == pygame.KEYDOWN and event.key == pygame.K_RETURN:
+                 break
+             elif event.type == pygame.KEYDOWN and event.key == pygame.K_q:
+                 pygame.quit()
+     title_screen()
+     running = True
+     while running:
+         for event in pygame.event.get():
+             if event.type == pygame.KEYDOWN and event.key == pygame.K_SPACE:
+                 shoot()
+     """, ("q",)),
 ])
 def test_quit_keys(tmp_path: Path, code: str, quits: tuple[str, ...]) -> None:
     found = source(tmp_path, code)

@@ -1,4 +1,5 @@
-"""What a screen tells its player to press: "Press SPACE to play again", "press any key to start".
+"""What a screen tells its player to press: "Press SPACE to play again", "press any key to start", "Press [ENTER]
+To Begin" (a key may be framed by brackets or quotes).
 
 A person follows such a line when it appears: a game over's banner names the key that starts a new game, a
 title screen the key that begins one. Only a line that names a key *and* a start (play, start, restart, begin,
@@ -16,7 +17,8 @@ from .notebook import Notebook
 from .skill import Turn
 
 PROMPT = re.compile(
-    r"\b(?:press|hit|tap|push)\s+(?:the\s+)?(?P<key>any\s*key|space\s*bar|space|enter|return|[a-z0-9])\b"
+    r"\b(?:press|hit|tap|push)\s+(?:the\s+)?[\[<(\"'`]?\s*"
+    r"(?P<key>any\s*key|space\s*bar|space|enter|return|[a-z0-9])\s*[\]>)\"'`]?"
     r"(?:\s*key)?\s*(?:to|and|for)\s+(?:play|start|restart|begin|continue|retry|try|resume|replay|go|new)",
     re.I,
 )

@@ -313,11 +313,14 @@ class Analysis:
     def _main_loops(self) -> None:
         """Loop flags: those of main loops (the last top-level ``while`` of the module or of an entry
         function: a title screen's loop comes before the game's), and usual names (``running``, ``done``)
-        of any loop."""
+        of any loop. Leaving an entry function's loop ends the app only when the module has no loop of its own:
+        a ``break`` out of a title screen's loop called before the module's game loop starts the game."""
+        module_loops = any(whiles for name, whiles in self.t.scope_whiles if name is None)
         for name, whiles in self.t.scope_whiles:
             if whiles and (name is None or name in self.t.entry):
                 last = whiles[-1]
-                self.t.main_whiles.add(id(last))
+                if name is None or not module_loops:
+                    self.t.main_whiles.add(id(last))
                 self._flags(last.test, negated=False)
         for test in self.t.loop_tests:
             self._flags(test, negated=False, usual=True)
