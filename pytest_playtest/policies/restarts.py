@@ -1,5 +1,6 @@
-"""Goal play after a loss: the screen says the game is over, and a person presses the key that starts a new one
-and looks; meanwhile a score that rose is credited to the inputs that led to it."""
+"""After a loss: the screen says the game is over, and a person presses the key that starts a new one and looks
+(goal play), or clicks the button the stopped game shows to start anew; meanwhile a score that rose is credited
+to the inputs that led to it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import re
 
 from ..actions import Action
 from .base import Decision
+from .exploration import Candidate, Rank
 from .inputs import InputCatalog
 from .notebook import Notebook
-from .skill import Turn
+from .skill import Choice, Turn
 from .thresholds import SCORE_GAIN
 
 LOSS = re.compile(r"game\s*over|you\s*lose|you\s*lost|try\s*again|crashed|press .*(re)?start", re.I)
@@ -57,3 +59,34 @@ class Restarts:
             for name in self.notebook.now.recent:
                 memory.stats[name].credit(SCORE_GAIN)
         self.last_score = value
+
+
+#: what a button that starts the game anew says
+RESTART_LABEL = re.compile(r"\b(?:re-?start|play\s*again|try\s*again|retry|new\s*game|replay|start\s*again|"
+                           r"continue|play)\b", re.I)
+
+
+class RestartButton:
+    """The skill that clicks the button a stopped game shows to start anew ("RESTART", "Play again"), once each
+    time it appears, as a person does: a game over that waits for its button is no game over for good."""
+
+    def __init__(self) -> None:
+        self.shown: str | None = None  # the label of the button seen at the last look
+
+    def propose(self, turn: Turn) -> Choice | None:
+        observation, screen = turn.observation, turn.screen
+        if screen is None or (observation.stopped_at is None and not LOSS.search(observation.seen_text)):
+            self.shown = None
+            return None
+        button = next((w for w in screen.widgets if w.text and RESTART_LABEL.search(w.text)), None)
+        label = button.text if button is not None else None
+        new, self.shown = label is not None and label != self.shown, label
+        if button is None or not new:
+            return None
+        x, y = button.center
+        click = next((c for c in turn.candidates if c.box is not None and c.box.contains(x, y)), None)
+        return Choice(click or Candidate(f"click@{x},{y}", (Action.click(x, y),), rank=Rank.OWN, label=button.text),
+                      "the stopped game shows a button to start anew")
+
+    def forget(self) -> None:
+        self.shown = None
