@@ -20,7 +20,7 @@ from pytest_playtest.policies.depth import Depth
 from pytest_playtest.policies.exploration import WAIT, Candidate, InputStats, Rank
 from pytest_playtest.policies.inputs import InputCatalog, key_candidate
 from pytest_playtest.policies.modes import Modes
-from pytest_playtest.policies.notebook import Attempt, Notebook, ScreenMemory
+from pytest_playtest.policies.notebook import Attempt, Notebook, ScreenMemory, Tried
 from pytest_playtest.policies.pairing import Pairing
 from pytest_playtest.policies.prompts import ANY_KEY, PromptFollower
 from pytest_playtest.policies.restarts import FALLBACK_RESTART_KEYS, RESTART_KEYS, Restarts
@@ -231,42 +231,80 @@ def test_after_a_stop_is_undone_the_picture_is_waited_for_restart_looks_at_most_
     assert answers == [WAIT.actions[0]] * RESTART_LOOKS + [None, None]
 
 
+class Lull:
+    """Attempts logged into a notebook, each at a look of its own showing a scene (``play``, ``paused``...)."""
+
+    def __init__(self, book: Notebook, modes: Modes) -> None:
+        self.book, self.modes, self.step = book, modes, 0
+
+    def tried(self, name: str, effect: bool, scene: str = "play") -> None:
+        self.step += 1
+        self.modes.notice(look(self.step, [], frame_of(scene)))
+        self.book.memory.log.append(Tried(name, effect, "press", self.step))
+
+    def propose(self) -> Decision | None:
+        move = self.modes.propose(Turn(look(self.step + 1, [])))
+        assert move is None or isinstance(move, Decision)
+        return move
+
+
+def _pause_and_undo(lull: Lull, *, after: str) -> None:
+    """The game works, P is pressed, nothing works (paused), P is pressed again, and inputs work in ``after``."""
+    for _ in range(WORKED_BEFORE):
+        lull.tried("key:left", True)
+        lull.tried("key:right", True)
+    lull.tried("key:p", True)
+    for _ in range(MODE_PROBE - 1):
+        lull.tried("key:left", False, "paused")
+    assert lull.propose() is None  # not yet MODE_PROBE attempts in vain
+    lull.tried("key:right", False, "paused")
+    assert action_of(lull.propose()) == Action.press("p")
+    lull.tried("key:left", True, after)
+    assert lull.propose() is None
+
+
 def test_a_key_after_which_nothing_works_in_a_moving_game_is_pressed_again_and_retired_the_second_time() -> None:
     book = notebook("p", "left", "right", moving=True)
-    modes = Modes(book)
-    log = book.memory.log
+    lull = Lull(book, Modes(book))
     for _ in range(TOGGLE_EVIDENCE):
         assert "key:p" not in book.memory.disruptive
-        log += [("key:left", True, "press"), ("key:right", True, "press")] * WORKED_BEFORE
-        log += [("key:p", True, "press")] + [("key:left", False, "press")] * (MODE_PROBE - 1)
-        assert modes.propose(Turn(look(len(log), []))) is None  # not yet MODE_PROBE attempts in vain
-        log.append(("key:right", False, "press"))
-        undo = modes.propose(Turn(look(len(log), [])))
-        assert action_of(undo) == Action.press("p")
-        log.append(("key:left", True, "press"))  # inputs work again: P seemed a toggle
-        assert modes.propose(Turn(look(len(log), []))) is None
+        _pause_and_undo(lull, after="play")  # the game went on where it was: P seemed a toggle
     assert "key:p" in book.memory.disruptive
+
+
+def test_a_key_after_which_inputs_work_again_in_a_new_scene_is_no_toggle() -> None:
+    book = notebook("p", "left", "right", moving=True)
+    lull = Lull(book, Modes(book))
+    for round_ in range(TOGGLE_EVIDENCE + 1):
+        _pause_and_undo(lull, after=f"new game {round_}")  # (a game over, then a new game: no going on)
+    assert "key:p" not in book.memory.disruptive
 
 
 def test_a_key_before_a_lull_is_pressed_again_and_stays_in_play_when_nothing_works_after_that_either() -> None:
     book = notebook("space", "left", moving=True)
     modes = Modes(book)
-    log = book.memory.log
-    log += [("key:left", True, "press")] * WORKED_BEFORE + [("key:space", True, "press")]
-    log += [("key:left", False, "press")] * MODE_PROBE
-    assert action_of(modes.propose(Turn(look(len(log), [])))) == Action.press("space")
+    lull = Lull(book, modes)
+    for _ in range(WORKED_BEFORE):
+        lull.tried("key:left", True)
+    lull.tried("key:space", True)
+    for _ in range(MODE_PROBE):
+        lull.tried("key:left", False, "over")
+    assert action_of(lull.propose()) == Action.press("space")
     for _ in range(MODE_PROBE):  # nothing works after it either (a game over): it was no toggle
-        log.append(("key:left", False, "press"))
-        assert modes.propose(Turn(look(len(log), []))) is None
+        lull.tried("key:left", False, "over")
+        assert lull.propose() is None
     assert "key:space" not in book.memory.disruptive and modes.toggled is None
 
 
 def test_in_a_still_app_a_key_after_which_little_works_is_not_undone() -> None:
     book = notebook("enter", "left")
-    modes = Modes(book)
-    book.memory.log += [("key:left", True, "press")] * WORKED_BEFORE + [("key:enter", True, "press")]
-    book.memory.log += [("key:left", False, "press")] * MODE_PROBE  # (a screen where little works)
-    assert modes.propose(Turn(look(9, []))) is None
+    lull = Lull(book, Modes(book))
+    for _ in range(WORKED_BEFORE):
+        lull.tried("key:left", True)
+    lull.tried("key:enter", True)
+    for _ in range(MODE_PROBE):
+        lull.tried("key:left", False, "form")  # (a screen where little works)
+    assert lull.propose() is None
 
 
 # -- restarts: goal play after a loss, and a score that rose -------------------------------------------------

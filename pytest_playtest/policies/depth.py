@@ -30,6 +30,7 @@ class Depth:
             if not self.repeated_at_once(attempt.candidate) or not streak.goes_on(
                     changed=attempt.changed, after=attempt.after, lines=attempt.lines, animating=animating):
                 notebook.now.streak = None
+                notebook.memory.walked.add(attempt.candidate.name)  # (its edge is known once a walk ended there)
                 self._turn_back(attempt.candidate)
             return
         notebook.now.streak = None
@@ -54,7 +55,6 @@ class Depth:
             # the edge is known: mostly stop on the way this time (a side path, a junction), now and then
             # walk on to the edge again (from a new place, it may be another edge)
             bound = self.notebook.rng.choice((*SHORT_WALKS, bound))
-        memory.walked.add(candidate.name)
         return bound
 
     def repeated_at_once(self, candidate: Candidate) -> bool:

@@ -29,10 +29,11 @@ from .depth import Depth
 from .exploration import WAIT, Candidate, InputStats, Rank, weighted_choice
 from .inputs import GAME_KEYS, InputCatalog
 from .modes import Modes
-from .notebook import Attempt, Notebook, Replay, ScreenMemory, Screens
+from .notebook import Attempt, Notebook, Replay, ScreenMemory, Screens, Tried
 from .pairing import Pairing
 from .prompts import PromptFollower
-from .restarts import Restarts
+from .restarts import RestartButton, Restarts
+from .seeking import Seeking
 from .shown import ShownKeys
 from .skill import Choice, Skill, Turn
 from .steering import Steering
@@ -74,8 +75,10 @@ class HeuristicPolicy(Policy):
         self.quit_tried = False
         self.modes = Modes(self.notebook)
         self.restarts = Restarts(self.notebook, self.inputs)
+        self.restart_button = RestartButton()
         self.prompts = PromptFollower(self.notebook, self.inputs)
         self.steering = Steering(self.notebook, goal=context.strategy == "goal", beat=context.beat)
+        self.seeking = Seeking(self.notebook, self.steering)
         self.pairing = Pairing()
         self.shown = ShownKeys(types_characters=types_characters)
         self.depth = Depth(self.notebook, coverage=context.coverage, types_characters=types_characters)
@@ -110,7 +113,7 @@ class HeuristicPolicy(Policy):
         if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
             self.launch = observation.launch
             self.notebook.start_over()
-            for skill in (self.steering, self.pairing, self.prompts):
+            for skill in (self.steering, self.seeking, self.pairing, self.prompts, self.restart_button):
                 skill.forget()
             return
         self.modes.notice(observation)
@@ -141,11 +144,12 @@ class HeuristicPolicy(Policy):
         appeared = [c for c in turn.candidates if opened and c.kind == "click" and c.name not in now.offered]
         now.offered = {c.name for c in turn.candidates}
         self.pairing.see(observation.frame)
-        move = self.steering.propose(turn) or self.pairing.propose(turn)
+        move = (self.restart_button.propose(turn) or self.steering.propose(turn) or self.seeking.propose(turn)
+                or self.pairing.propose(turn))
         choice = move if isinstance(move, Choice) else self._choose(turn, appeared)
         candidate = choice.candidate
         self.pairing.clicked(candidate, observation.frame)
-        now.attempt = Attempt(candidate, observation.frame_hash, turn.screen.index)
+        now.attempt = Attempt(candidate, observation.frame_hash, turn.screen.index, observation.step)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
         return self._emit(candidate.actions[0], f"{choice.why}: {candidate.name}{label}", aimed=choice.why == SHOWN)
@@ -278,7 +282,7 @@ class HeuristicPolicy(Policy):
         memory.kind_stats.setdefault(attempt.candidate.kind, InputStats()).update(effect=effect, gain=gain,
                                                                                   state=attempt.state)
         memory.tried_on.setdefault(attempt.screen, set()).add(name)
-        memory.log.append((name, effect, attempt.candidate.kind))
+        memory.log.append(Tried(name, effect, attempt.candidate.kind, attempt.step))
         self.shown.typed(attempt.candidate)
         memory.kind_tries[attempt.candidate.kind] += 1
         now.finished = name

@@ -19,7 +19,7 @@ from ..trajectory import Step
 from ..vision import same_scene, scene
 from .base import Decision, Observation
 from .exploration import WAIT
-from .notebook import Notebook
+from .notebook import Notebook, Tried
 from .skill import Turn
 from .thresholds import (
     BLANK_SAMPLE,
@@ -54,7 +54,7 @@ class Modes:
         self.showed = False  # whether the last look showed a picture (not one colour)
         #: a key pressed again to see whether it undoes a mode (a pause), and the attempts made until then; how
         #: often each key seemed to (once may be chance: a moving game's inputs look dead now and then)
-        self.toggled: tuple[str, int] | None = None
+        self.toggled: tuple[Tried, int] | None = None
         self.mode_toggles: Counter[str] = Counter()
         #: the key step a moving picture stopped at (a pause?) and the step that pressed it again to undo that,
         #: and how often each key was seen to stop the picture and start it again
@@ -186,28 +186,30 @@ class Modes:
         if self.toggled is not None:
             self._judge_toggle(log)
             return None
-        keyed = [i for i, (_, effect, kind) in enumerate(log) if effect and kind in ("press", "hotkey")]
+        keyed = [i for i, tried in enumerate(log) if tried.effect and tried.kind in ("press", "hotkey")]
         if not keyed or not self.notebook.animating:  # (in a still app a key may lead to a screen where little works)
             return None
         last = keyed[-1]
-        name, _, _ = log[last]
+        key = log[last]
         after, before = log[last + 1:], log[max(0, last - MODE_PROBE):last]
-        if (len(after) == MODE_PROBE and not any(effect for _, effect, _ in after)
-                and sum(effect for _, effect, _ in before) >= WORKED_BEFORE and name in memory.known
-                and name not in memory.disruptive):  # (a key known to pause would pause again)
-            self.toggled = (name, len(log))
-            return Decision(memory.known[name].actions[0], note=f"undo {name}?: nothing worked after it")
+        if (len(after) == MODE_PROBE and not any(tried.effect for tried in after)
+                and sum(tried.effect for tried in before) >= WORKED_BEFORE and key.name in memory.known
+                and key.name not in memory.disruptive):  # (a key known to pause would pause again)
+            self.toggled = (key, len(log))
+            return Decision(memory.known[key.name].actions[0], note=f"undo {key.name}?: nothing worked after it")
         return None
 
-    def _judge_toggle(self, log: list[tuple[str, bool, str]]) -> None:
-        """After a key was pressed again to undo a mode: inputs that work again make it seem a toggle."""
+    def _judge_toggle(self, log: list[Tried]) -> None:
+        """After a key was pressed again to undo a mode: inputs that work again where the game was before the key
+        make it seem a toggle (inputs that work in a new scene, a new game after a game over, make it none)."""
         assert self.toggled is not None
-        name, since = self.toggled
+        key, since = self.toggled
         after = log[since:]
-        if any(effect for _, effect, _ in after):
-            self.mode_toggles[name] += 1
-            if self.mode_toggles[name] >= TOGGLE_EVIDENCE:
-                self.notebook.memory.disruptive.add(name)
+        if any(tried.effect for tried in after):
+            if self._went_on(key.step):
+                self.mode_toggles[key.name] += 1
+                if self.mode_toggles[key.name] >= TOGGLE_EVIDENCE:
+                    self.notebook.memory.disruptive.add(key.name)
             self.toggled = None
         elif len(after) >= MODE_PROBE:
             self.toggled = None

@@ -43,6 +43,17 @@ class Screens:
         return memory, True
 
 
+@dataclass(frozen=True)
+class Tried:
+    """One finished attempt in the log: the input's name, whether it had an effect, its kind, and the step (the
+    look) it began at."""
+
+    name: str
+    effect: bool
+    kind: str
+    step: int
+
+
 @dataclass
 class Attempt:
     """One candidate being performed (a click and its typed text are one attempt) and what it did."""
@@ -50,6 +61,7 @@ class Attempt:
     candidate: Candidate
     state: str
     screen: int
+    step: int = 0  # the look it began at
     changed: bool = False
     lines: int = 0
     novel: bool = False
@@ -87,7 +99,7 @@ class Memory:
     sequences: Sequences = field(default_factory=Sequences)
     seen_states: set[str] = field(default_factory=set)  # frame hashes met (visual novelty)
     disruptive: set[str] = field(default_factory=set)  # inputs that blanked or paused the app (undone, not again)
-    log: list[tuple[str, bool, str]] = field(default_factory=list)  # every attempt: name, effect, kind
+    log: list[Tried] = field(default_factory=list)  # every finished attempt, in order
 
     def effective(self) -> list[str]:
         """The inputs that had an effect somewhere and disrupt nothing, sorted (the same seed draws the same

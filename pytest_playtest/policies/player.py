@@ -111,6 +111,22 @@ class Player:
             return None  # waiting brings it no nearer: no known input helps, play on
         return best
 
+    def seek(self, names: Sequence[str], point: Vector) -> str | None:
+        """The input (one of ``names``, or ``""`` for letting the avatar drift) that brings it nearest ``point``
+        (a thing to reach) in a step, by what each input was learned to do to it; None while too little is known
+        or when nothing known brings it nearer."""
+        if self.avatar is None or not self.followed or self.consistent < CONSISTENT:
+            return None
+        known = [(name, self.responses[name].move) for name in names
+                 if name in self.responses and self.responses[name].seen >= TRUSTED]
+        if not known:
+            return None
+        drift = (self.velocity[0] * self.step, self.velocity[1] * self.step)
+        best, move = min([("", drift), *known], key=lambda choice: _distance(self._after(choice[1]), point))
+        if _distance(self._after(move), point) >= _distance(self._after((0.0, 0.0)), point) - MIN_MOVE:
+            return None  # (nothing known brings it nearer than it is)
+        return best
+
     def _after(self, move: Vector) -> Vector:
         assert self.avatar is not None
         return self.avatar[0] + move[0], self.avatar[1] + move[1]

@@ -37,8 +37,12 @@ class Steering:
         if chosen is None:
             return None
         if chosen == "":
-            return Choice(Candidate("wait", (Action.wait(self.beat),), rank=Rank.REST), "let the avatar drift")
+            return Choice(Candidate("wait", (self.drift(),), rank=Rank.REST), "let the avatar drift")
         return Choice(by_name[chosen], "keep the avatar in play")
+
+    def drift(self) -> Action:
+        """Doing nothing for a step: the avatar goes on as it goes."""
+        return Action.wait(self.beat)
 
     def forget(self) -> None:
         if self.player is not None:

@@ -139,6 +139,14 @@ MIN_MOVE = 3.0
 #: [effects] in a row at the avatar before it is trusted to be one (not a typing game's random letters)
 CONSISTENT = 3
 
+# -- things to reach in a real-time game (seeking.py; what looks like one: vision/thresholds.py) -----------------
+#: [share] of the steps where a target is known that steer to it (the rest explore: other inputs need tries too)
+SEEK_SHARE = 0.7
+#: [px] a target stands still when a candidate of its colour stood this near it at the last look
+STILL_TARGET = 4
+#: [games] ended right after the avatar reached a colour's things before that colour is a hazard, left alone
+HAZARD_EVIDENCE = 2
+
 # -- a deck of cards (pairs.py) --------------------------------------------------------------------------------
 #: [px] the side of a look's thumbnail
 THUMB = 8

@@ -176,3 +176,21 @@ MAX_CHANGED_FRACTION = 0.4
 #: [regions] ...and so does reading scattered regions: each detection pass has a fixed cost of about a third of a
 #: whole-frame pass (measured on 2048 frames), and recognition of unchanged lines is cached anyway
 MAX_CHANGED_REGIONS = 2
+
+# -- targets (targets.py) ----------------------------------------------------------------------------------------
+#: [px] a frame is looked at every this many pixels for targets (an apple of a cell is still a few looks wide)
+TARGET_STRIDE = 2
+#: [bits] colours are binned by dropping this many low bits of each channel (shades of one colour share a bin)
+TARGET_BIN_SHIFT = 5
+#: [looked-at pixels] a target's colour covers at least this much (less is a speck), and each of its blobs too
+TARGET_MIN_PIXELS = 6
+#: [share of the window] ...and at most this much (more is a field, a wall, the avatar's long body)
+TARGET_MAX_SHARE = 0.01
+#: [levels 0-255] a colour whose channels differ less than this is a grey (text, outlines, shadows)
+TARGET_MIN_CHROMA = 64
+#: [blobs] a colour drawn in more places than this is a pattern, not the one thing to reach
+TARGET_MAX_BLOBS = 3
+#: [px] a target is no bigger than a sprite on either side
+TARGET_MAX_SIDE = 64
+#: [share of its box] a target's blob fills at least this much of its box (a thing, not a line)
+TARGET_MIN_FILL = 0.4
