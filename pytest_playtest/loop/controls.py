@@ -85,10 +85,12 @@ class DeadControls:
     #: like an effect (a letter spawning, a ghost turning) is the chance an input's "effect" is none
     baseline: ControlRecord = field(default_factory=ControlRecord)
 
-    def observe(self, step: Step, *, judged: bool, moving: bool) -> None:
+    def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True) -> None:
         """Count one step whose effect could be ``judged`` (on an app ``moving`` by itself, by what its next
-        frames changed beyond its own motion; a step during which it did not move tells nothing)."""
-        if step.error or not judged:
+        frames changed beyond its own motion; a step during which it did not move tells nothing). A click where
+        the app takes none (not ``handled``: a web page's bare background, a canvas no script listens to for
+        clicks) is no evidence about its clicks."""
+        if step.error or not judged or (step.action.kind == "click" and not handled):
             return
         if self.vocabulary.types_characters and step.action.kind in ("press", "hold") and not step.aimed:
             return  # a character key matters only while its character is shown: judged on the tries aimed so

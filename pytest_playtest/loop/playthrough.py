@@ -31,6 +31,7 @@ from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
 from .controls import DeadControls
+from .dialogs import Dialogs
 from .differential import Sights
 from .launcher import Launcher
 from .launches import Launches
@@ -123,6 +124,7 @@ class Playthrough:
         self.watches = Watches(self.stage, self.oracles, deadline=self.deadline, beat=self.beat, seed=spec.seed)
         self.sights = Sights(vision, spec.differential.reference) if spec.differential else None
         self.locator = Locator(launcher.root)
+        self.dialogs = Dialogs() if self.surface.own_dialogs else None
 
     @property
     def app(self) -> App:
@@ -189,6 +191,8 @@ class Playthrough:
         """The oracles that need no input: output, exit, freeze, and whether the expectations end the run (a
         forbidden text seen; every expectation met only when the spec asks to stop then)."""
         oracles, done = self.oracles, len(self.steps)
+        if self.dialogs is not None:
+            self.dialogs.answer(self.app, done)
         oracles.check_output(done)
         if oracles.check_exit(done):
             return self.launches.exited()
@@ -300,7 +304,10 @@ class Playthrough:
         """What the step did goes to the dead-control check, the policy and a differential run's sights."""
         assert self.policy is not None
         if self.controls is not None:
-            self.controls.observe(step, judged=judged, moving=self.oracles.animating)
+            target = step.action.target
+            handled = step.action.kind != "click" or target is None or self.surface.handles_click(target,
+                                                                                                 step.before_hash)
+            self.controls.observe(step, judged=judged, moving=self.oracles.animating, handled=handled)
         if self.oracles.frozen:
             self.stopped_by = "freeze"
         self.policy.record(step)
@@ -365,7 +372,8 @@ class Playthrough:
                           policy=self.spec.policy, duration=time.monotonic() - self.started, exit_code=exit_code,
                           error=error, artifacts=self.frames.folder.parent if self.frames else None)
         policy_notes = self.policy.notes if self.policy is not None else []
-        verdict.notes.extend([*self.notes, *self.oracles.notes, *policy_notes,
+        dialogs = self.dialogs.notes() if self.dialogs is not None else []
+        verdict.notes.extend([*self.notes, *dialogs, *self.oracles.notes, *policy_notes,
                               *(self.sights.notes() if self.sights else [])])
         if self.spec.record and self.artifacts is not None:
             record_trajectory(self.spec, self.steps, self.artifacts)

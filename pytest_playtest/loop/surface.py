@@ -38,6 +38,8 @@ class Surface(ABC):
 
     #: whether a launch can be measured under coverage (Python apps only)
     measures_coverage = True
+    #: whether the loop answers the dialogs the app opens (a web page's are the browser's, answered over DevTools)
+    own_dialogs = True
 
     def __init__(self, vision: Vision) -> None:
         self.vision = vision
@@ -90,6 +92,11 @@ class Surface(ABC):
     @abstractmethod
     def vocabulary(self) -> Vocabulary | None:
         """The inputs the app's source handles (None: its source cannot be read)."""
+
+    def handles_click(self, target: tuple[int, int], key: str) -> bool:
+        """Whether the app takes a click there, as far as it can tell (a desktop app: wherever its code handles
+        clicks)."""
+        return True
 
 
 class DesktopSurface(Surface):
@@ -148,6 +155,7 @@ class WebSurface(Surface):
     """A web page in Chromium: its DOM (text, clickable elements, rules' facts) and its scripts and markup."""
 
     measures_coverage = False
+    own_dialogs = False
 
     def __init__(self, vision: Vision, target: WebTarget) -> None:
         super().__init__(vision)
@@ -194,6 +202,11 @@ class WebSurface(Surface):
     def on_button(self, target: tuple[int, int], frame: np.ndarray, key: str) -> bool:
         return (any(w.kind == "button" and w.box.contains(*target) for w in self.widgets(frame, key))
                 and not self.page().refused_submit(target))
+
+    def handles_click(self, target: tuple[int, int], key: str) -> bool:
+        """A page takes a click on an element that handles it: a control, an element a script listens to, a canvas
+        a script listens to for clicks; not a bare part of the page nor a canvas drawn on for the keys."""
+        return any(w.handles and w.box.contains(*target) for w in self.known_widgets(key))
 
     def vocabulary(self) -> Vocabulary | None:
         if self.target.root is None:

@@ -149,7 +149,7 @@ class WebPage:
             found = dom.clickables(self.browser, timeout=self.timeout)
         except (DevToolsTimeout, AppError):
             return []
-        return [Widget(item.box, item.kind, item.text, item.options) for item in found]
+        return [Widget(item.box, item.kind, item.text, item.options, handles=item.handles) for item in found]
 
     def refused_submit(self, point: tuple[int, int]) -> bool:
         """Whether a click at ``point`` submits a form the browser refuses for its fields (dom.refused_submit)."""

@@ -33,7 +33,7 @@ from .coverage import CoverageReport, CoverageSetup, CoverageStream
 from .output import Output
 from .process import AppProcess
 from .sandbox import Sandbox
-from .window import AppWindow, Geometry
+from .window import AppWindow, Dialog, Geometry
 
 if TYPE_CHECKING:
     from .display import Display
@@ -282,6 +282,14 @@ class App:
     def unread_display_input(self) -> int | None:
         """Bytes of X events and replies the app's processes have left unread (None: unknown)."""
         return self.process.unread_display_input()
+
+    def dialog(self) -> Dialog | None:
+        """A dialog the app shows over its window (a second top-level window), if any."""
+        return self.window.dialog()
+
+    def answer(self, dialog: Dialog) -> None:
+        """Answer a dialog with its default button (Enter)."""
+        self.window.answer(dialog)
 
     def focus(self) -> None:
         """Give the window keyboard focus; with no window manager, keys go where the focus is set."""

@@ -91,7 +91,10 @@ for (const el of seen) {
   }
   // a label stands for its field: a click on it shows no more than the field's focus
   const kind = field(tag === "label" ? el.control : el) ? "field" : (tag === "canvas" ? "shape" : "button");
-  out.push({x, y, w, h, kind, text: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim()});
+  // a canvas takes clicks only where a script listens for them: on it, or on the document or window around it
+  const handles = tag !== "canvas" || listens(el) || listens(document) || listens(window);
+  out.push({x, y, w, h, kind, handles,
+            text: (el.innerText || el.value || el.getAttribute("aria-label") || "").trim()});
 }
 return out;
 """
@@ -114,6 +117,8 @@ class Clickable:
     kind: str  # "button", "field", "choice" (a select) or "shape" (a canvas)
     text: str = ""
     options: tuple[str, ...] = ()  # a select's options, in order
+    #: whether the page takes clicks there (a canvas no script listens to for clicks does not)
+    handles: bool = True
 
 
 def _script(body: str, **constants: Any) -> str:
@@ -162,4 +167,4 @@ def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
     found = browser.evaluate(_script(_CLICKABLES), timeout=timeout, console=True)
     return [Clickable(Box(item["x"], item["y"], item["w"], item["h"]), item["kind"], item["text"],
-                      tuple(item.get("options", ()))) for item in found]
+                      tuple(item.get("options", ())), bool(item.get("handles", True))) for item in found]

@@ -23,6 +23,29 @@ WAKE_ATOM = "_PLAYTEST_WAKE"
 
 
 @dataclass(frozen=True)
+class Dialog:
+    """A second top-level window of the app: its X id and its title (empty when it has none)."""
+
+    window: int
+    title: str
+
+
+#: X's RevertToParent (focus falls back to the parent when the window goes)
+X_REVERT_TO_PARENT = 2
+
+
+def _title(window: Any) -> str:
+    """A window's title (WM_NAME), or ""."""
+    from Xlib.error import XError
+
+    try:
+        name = window.get_wm_name()
+    except XError:
+        return ""
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name or "")
+
+
+@dataclass(frozen=True)
 class Geometry:
     """The window's client area in root (screen) coordinates."""
 
@@ -114,6 +137,33 @@ class AppWindow:
         geometry = self._window.get_geometry()
         origin = self.display.xlib().screen().root.translate_coords(self._window, 0, 0)
         return Geometry(origin.x, origin.y, geometry.width, geometry.height)
+
+    def dialog(self) -> Dialog | None:
+        """A second top-level window the app shows over its own (a message box, a "Play again?" question):
+        the largest one that is not the adopted window; None when there is none."""
+        if self._window is None:
+            return None
+        try:
+            others = [w for w in self.top_level() if w.id != self._window.id]
+        except AppError:
+            return None
+        if not others:
+            return None
+        return Dialog(others[0].id, _title(others[0]))
+
+    def answer(self, dialog: Dialog) -> None:
+        """Answer a dialog as a person who reads it does: with its default button (Enter, the key every toolkit
+        gives the default button), then give the app's own window the focus back."""
+        from Xlib.error import XError
+
+        conn = self.display.xlib()
+        try:
+            conn.create_resource_object("window", dialog.window).set_input_focus(X_REVERT_TO_PARENT, 0)
+            conn.sync()
+        except XError:
+            return  # it went away meanwhile
+        self.display.input().press("enter")
+        self.focus()
 
     def focus(self) -> None:
         """Give the window keyboard focus; with no window manager, keys go where the focus is set."""

@@ -46,6 +46,8 @@ class Widget:
     kind: str
     text: str = ""
     options: tuple[str, ...] = ()
+    #: whether the app takes clicks there, when it can tell (a web page's canvas no script listens to: False)
+    handles: bool = True
 
     @property
     def center(self) -> tuple[int, int]:
