@@ -534,20 +534,6 @@ def test_a_key_before_a_lull_of_a_moving_game_is_pressed_again_and_stays_in_use(
     assert any(s.action.key == undone[0].action.key for s in app.steps[undone[0].index + 5:])
 
 
-def test_a_key_after_which_nothing_works_until_it_is_pressed_again_is_retired_the_second_time() -> None:
-    def pausable(state: str, action: Action) -> tuple[str, int] | None:
-        if action.key == "p":
-            return ("paused" if state.startswith("play") else "play"), 0
-        return ("play", 0) if state.startswith("play") and action.kind in ("press", "hold") else None
-
-    # (a game going on looks alike at every look: the scene is kept, its picture moves)
-    app = SimApp(pausable, state="play", self_changing=True, scene_kept=True)
-    app.play(HeuristicPolicy(context(Vocabulary(keys=("p", "left", "right")), strategy="goal")), 120)
-    undone = [s.index for s in app.steps if s.note == "undo key:p?: nothing worked after it"]
-    assert len(undone) == TOGGLE_EVIDENCE, [(s.index, s.action.key, s.note) for s in app.steps]
-    assert not any(s.action.key == "p" for s in app.steps[undone[-1]:])
-
-
 def test_an_animating_app_repeats_only_to_a_small_bound() -> None:
     app = SimApp(line_walk(100), self_changing=True)
     app.play(HeuristicPolicy(context(Vocabulary(keys=("right", "left")))), 30)

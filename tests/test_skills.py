@@ -27,6 +27,7 @@ from pytest_playtest.policies.restarts import FALLBACK_RESTART_KEYS, RESTART_KEY
 from pytest_playtest.policies.shown import ShownKeys
 from pytest_playtest.policies.skill import Choice, Turn
 from pytest_playtest.policies.steering import Steering
+from pytest_playtest.policies.suspects import Suspects
 from pytest_playtest.policies.thresholds import (
     ALIKE,
     ANIMATED_DEPTH,
@@ -44,6 +45,9 @@ from pytest_playtest.policies.thresholds import (
     SELF_CHANGE_LOOKS,
     SELF_CHANGED,
     SHORT_WALKS,
+    SUSPECT_AFTER,
+    SUSPECT_SHARE,
+    SUSPECT_TRIES,
     TOGGLE_EVIDENCE,
     TURN_BACKS,
     TURNING_WAITS,
@@ -640,3 +644,37 @@ def test_a_card_that_turns_is_waited_for_turning_waits_looks_at_most() -> None:
         pairing.see(turning)
         moves.append(proposed(pairing, turning))
     assert [m.candidate if m else None for m in moves] == [WAIT] * TURNING_WAITS + [None]
+
+
+# -- suspects: a moving game's key that seems dead while the others work --------------------------------------
+def _stats(book: Notebook, name: str, tries: int, effects: int) -> None:
+    stats = book.memory.stats.setdefault(name, InputStats())
+    for index in range(tries):
+        stats.update(effect=index < effects, gain=0.0, state=f"s{index}")
+
+
+def test_a_key_that_seems_dead_while_its_siblings_work_is_pressed_on_purpose_until_it_can_be_judged() -> None:
+    book = notebook("left", "right", "up", moving=True)
+    candidates = [book.memory.known[name] for name in ("key:left", "key:right", "key:up")]
+    _stats(book, "key:left", 10, 6)
+    _stats(book, "key:right", 10, 5)
+    _stats(book, "key:up", SUSPECT_AFTER, 0)
+    suspects = Suspects(book)
+    picks = [suspects.pick(candidates) for _ in range(200)]
+    assert {p.name for p in picks if p is not None} == {"key:up"}
+    assert 0.5 * SUSPECT_SHARE < sum(p is not None for p in picks) / len(picks) < 1.5 * SUSPECT_SHARE
+    _stats(book, "key:up", SUSPECT_TRIES - SUSPECT_AFTER, 0)  # tried enough to be judged: play on
+    assert not any(suspects.pick(candidates) for _ in range(50))
+
+
+def test_no_key_is_a_suspect_in_a_still_app_or_when_no_other_key_works() -> None:
+    still = notebook("left", "up")
+    _stats(still, "key:left", 10, 6)
+    _stats(still, "key:up", 5, 0)
+    assert not any(Suspects(still).pick([still.memory.known["key:left"], still.memory.known["key:up"]])
+                   for _ in range(50))
+    moving = notebook("left", "up", moving=True)
+    _stats(moving, "key:left", 10, 0)
+    _stats(moving, "key:up", 5, 0)
+    assert not any(Suspects(moving).pick([moving.memory.known["key:left"], moving.memory.known["key:up"]])
+                   for _ in range(50))

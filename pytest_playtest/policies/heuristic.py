@@ -37,6 +37,7 @@ from .seeking import Seeking
 from .shown import ShownKeys
 from .skill import Choice, Skill, Turn
 from .steering import Steering
+from .suspects import Suspects
 from .thresholds import (
     HOLD_SECONDS,
     KIND_BREADTH,
@@ -81,6 +82,7 @@ class HeuristicPolicy(Policy):
         self.seeking = Seeking(self.notebook, self.steering)
         self.pairing = Pairing()
         self.shown = ShownKeys(types_characters=types_characters)
+        self.suspects = Suspects(self.notebook)
         self.depth = Depth(self.notebook, coverage=context.coverage, types_characters=types_characters)
         #: asked before the screen is looked at (in this order): undo a mode a key put the game in; restart a
         #: lost game (goal play)
@@ -211,6 +213,9 @@ class HeuristicPolicy(Policy):
         if untaken:
             weights = [self._weight(c, observation.frame_hash, screen) for c in untaken]
             return Choice(weighted_choice(self.rng, untaken, weights), "not yet tried from here")
+        suspect = self.suspects.pick(candidates)
+        if suspect is not None:
+            return Choice(suspect, "a key that seems dead while the others work, tried again")
         if self.rng.random() < SEQUENCE_CHANCE:
             replay = self._start_replay()
             if replay is not None:

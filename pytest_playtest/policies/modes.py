@@ -204,7 +204,7 @@ class Modes:
         make it seem a toggle (inputs that work in a new scene, a new game after a game over, make it none)."""
         assert self.toggled is not None
         key, since = self.toggled
-        after = log[since:]
+        after = [tried for tried in log[since:] if tried.name != key.name]  # (the key itself proves nothing)
         if any(tried.effect for tried in after):
             if self._went_on(key.step):
                 self.mode_toggles[key.name] += 1

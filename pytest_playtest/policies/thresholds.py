@@ -85,6 +85,17 @@ RANK_WEIGHT = (1.0, 1.0, 0.6, 0.3)
 #: [s] a wait the tester chooses when nothing else is worth doing (or a card turns)
 WAIT_SECONDS = 0.3
 
+# -- suspect keys of a moving game (suspects.py) ---------------------------------------------------------------
+#: [tries] a key is a suspect once tried this often with effects far rarer than its siblings'...
+SUSPECT_AFTER = 3
+#: [share of the siblings' rate] ...its effects coming less often than this share of the other keys' rate
+SUSPECT_RATIO = 0.25
+#: [tries] a suspect is pressed on purpose until tried this often: the dead-control rule's kind_tries (16)
+#: counted while the app moved, with room for the tries its motion leaves unjudged
+SUSPECT_TRIES = 28
+#: [share] of the free choices in a moving game that press a suspect (the rest play on)
+SUSPECT_SHARE = 0.3
+
 # -- energy of inputs (exploration.py) -------------------------------------------------------------------------
 #: [factor] how fast an input's energy decays with each try in a row that found nothing new
 FRUITLESS_DECAY = 0.8
