@@ -660,21 +660,26 @@ def test_a_key_that_seems_dead_while_its_siblings_work_is_pressed_on_purpose_unt
     _stats(book, "key:right", 10, 5)
     _stats(book, "key:up", SUSPECT_AFTER, 0)
     suspects = Suspects(book)
-    picks = [suspects.pick(candidates) for _ in range(200)]
+    picks = [suspects.pick(candidates, "now") for _ in range(200)]
     assert {p.name for p in picks if p is not None} == {"key:up"}
     assert 0.5 * SUSPECT_SHARE < sum(p is not None for p in picks) / len(picks) < 1.5 * SUSPECT_SHARE
     _stats(book, "key:up", SUSPECT_TRIES - SUSPECT_AFTER, 0)  # tried enough to be judged: play on
-    assert not any(suspects.pick(candidates) for _ in range(50))
+    assert not any(suspects.pick(candidates, "now") for _ in range(50))
 
 
-def test_no_key_is_a_suspect_in_a_still_app_or_when_no_other_key_works() -> None:
+def test_in_a_still_app_a_suspect_is_tried_again_on_screens_where_it_was_not_tried() -> None:
     still = notebook("left", "up")
+    candidates = [still.memory.known["key:left"], still.memory.known["key:up"]]
     _stats(still, "key:left", 10, 6)
-    _stats(still, "key:up", 5, 0)
-    assert not any(Suspects(still).pick([still.memory.known["key:left"], still.memory.known["key:up"]])
-                   for _ in range(50))
+    _stats(still, "key:up", 5, 0)  # tried in states s0..s4
+    suspects = Suspects(still)
+    assert not any(suspects.pick(candidates, "s3") for _ in range(50))  # tried there already: a wall, maybe
+    assert {p.name for _ in range(50) if (p := suspects.pick(candidates, "s9"))} == {"key:up"}
+
+
+def test_no_key_is_a_suspect_when_no_other_key_works() -> None:
     moving = notebook("left", "up", moving=True)
     _stats(moving, "key:left", 10, 0)
     _stats(moving, "key:up", 5, 0)
-    assert not any(Suspects(moving).pick([moving.memory.known["key:left"], moving.memory.known["key:up"]])
+    assert not any(Suspects(moving).pick([moving.memory.known["key:left"], moving.memory.known["key:up"]], "now")
                    for _ in range(50))

@@ -213,7 +213,7 @@ class HeuristicPolicy(Policy):
         if untaken:
             weights = [self._weight(c, observation.frame_hash, screen) for c in untaken]
             return Choice(weighted_choice(self.rng, untaken, weights), "not yet tried from here")
-        suspect = self.suspects.pick(candidates)
+        suspect = self.suspects.pick(candidates, observation.frame_hash)
         if suspect is not None:
             return Choice(suspect, "a key that seems dead while the others work, tried again")
         if self.rng.random() < SEQUENCE_CHANCE:
