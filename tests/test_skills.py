@@ -383,14 +383,15 @@ def test_a_prompt_is_read_on_widgets_too_and_any_key_is_one_the_app_reads() -> N
 
 
 @pytest.mark.parametrize(("text", "key"), [("Press [ENTER] To Begin", "enter"), ("press <R> to restart", "r"),
-                                           ("Hit '1' to start", "1")])
+                                           ("Hit '1' to start", "1"), ("Press 1 for a single player game.", "1"),
+                                           ("Press 0 to watch the computer play itself.", "0")])
 def test_a_prompt_may_frame_its_key_in_brackets_or_quotes(text: str, key: str) -> None:
-    follower = PromptFollower(notebook("enter"), InputCatalog(Vocabulary(keys=("enter", "r", "1"))))
+    follower = PromptFollower(notebook("enter"), InputCatalog(Vocabulary(keys=("enter", "r", "1", "0"))))
     assert prompted(follower, text) == Action.press(key)
 
 
 @pytest.mark.parametrize("text", ["Q to quit", "Press P to pause", "Arrows: move  Space: fire", "press space",
-                                  "or [Q] To Quit"])
+                                  "or [Q] To Quit", "press q to quit the game", "Press M to mute the game"])
 def test_a_line_that_names_no_start_is_no_prompt(text: str) -> None:
     follower = PromptFollower(notebook("space"), InputCatalog(Vocabulary(keys=("space", "p", "q"))))
     assert prompted(follower, text) is None

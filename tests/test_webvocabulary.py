@@ -132,3 +132,24 @@ window.addEventListener("touchmove", (e) => steer(e));
     vocabulary = scan_web_app(tmp_path)
     assert vocabulary.keys == ("left",)
     assert vocabulary.buttons == () and not vocabulary.pointer and not vocabulary.drags
+
+
+def test_key_codes_named_in_a_table_nested_in_a_module_object(tmp_path: Path) -> None:
+    (tmp_path / "game.js").write_text("""
+        Game = {
+          KEY: { ZERO: 48, ONE: 49, ESC: 27, Q: 81 },
+          start: function() { document.addEventListener('keydown', function(ev) { game.onkeydown(ev.keyCode); }); }
+        };
+        var game = {
+          onkeydown: function(keyCode) {
+            switch (keyCode) {
+              case Game.KEY.ZERO: this.demo(); break;
+              case Game.KEY.ONE: this.single(); break;
+              case Game.KEY.Q: this.up(); break;
+            }
+          }
+        };
+    """)
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.keys == ("0", "1", "q")
+    assert vocabulary.handled_at("key 1") == [("game.js", 10)]

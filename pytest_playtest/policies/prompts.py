@@ -2,8 +2,9 @@
 To Begin" (a key may be framed by brackets or quotes).
 
 A person follows such a line when it appears: a game over's banner names the key that starts a new game, a
-title screen the key that begins one. Only a line that names a key *and* a start (play, start, restart, begin,
-continue, retry, resume) counts: "Q to quit" and a key legend are controls, tried like any other input.
+title screen the key that begins one ("Press 1 for a single player game"). Only a line that names a key *and* a
+start (play, start, restart, begin, continue, retry, resume, a game, a player) within a few words counts: "Q to
+quit" and a key legend are controls, tried like any other input.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .skill import Turn
 PROMPT = re.compile(
     r"\b(?:press|hit|tap|push)\s+(?:the\s+)?[\[<(\"'`]?\s*"
     r"(?P<key>any\s*key|space\s*bar|space|enter|return|[a-z0-9])\s*[\]>)\"'`]?"
-    r"(?:\s*key)?\s*(?:to|and|for)\s+(?:play|start|restart|begin|continue|retry|try|resume|replay|go|new)",
+    r"(?:\s*key)?\s*(?:to|and|for)\s+(?!(?:quit|exit|pause|close|leave|end|stop|mute)\b)(?:[a-z]+\s+){0,3}?"
+    r"(?:play|start|restart|begin|continue|retry|try|resume|replay|go|new|game|player)",
     re.I,
 )
 #: what "any key" is pressed as, the first of these the app reads (else the first)

@@ -130,10 +130,21 @@ def _bind(root: Node, constants: _Constants) -> None:
         if value.type == "number" and _int(value) is not None:
             constants.numbers[name] = _int(value) or 0
         elif value.type == "object":
-            constants.objects[name] = value
-            for key, item in _pairs(value):
-                if item.type == "number" and _int(item) is not None:
-                    constants.numbers[f"{name}.{key}"] = _int(item) or 0
+            _bind_object(name, value, constants)
+
+
+#: how deep constant objects are read into (``Game.KEY.ZERO``: a table of key codes inside a module object)
+OBJECT_DEPTH = 3
+
+
+def _bind_object(name: str, value: Node, constants: _Constants, depth: int = 0) -> None:
+    """A constant object's numbers, by their dotted names, into its nested objects too."""
+    constants.objects[name] = value
+    for key, item in _pairs(value):
+        if item.type == "number" and _int(item) is not None:
+            constants.numbers[f"{name}.{key}"] = _int(item) or 0
+        elif item.type == "object" and depth < OBJECT_DEPTH:
+            _bind_object(f"{name}.{key}", item, constants, depth + 1)
 
 
 def _pairs(obj: Node) -> Iterator[tuple[str, Node]]:
