@@ -50,6 +50,9 @@ class Step:
     caption: str = ""
     #: the policy aimed the input at what the screen showed (``Decision.aimed``)
     aimed: bool = False
+    #: the lines of the app's code first reached during this step, ``file:line`` (coverage only; a differential
+    #: run compares them with its golden run's to point at the code that ran differently)
+    reached: tuple[str, ...] = ()
 
     @property
     def effect(self) -> str:
@@ -74,6 +77,8 @@ class Step:
             known["changed_box"] = tuple(known["changed_box"])
         if "window" in known:
             known["window"] = tuple(known["window"])
+        if "reached" in known:
+            known["reached"] = tuple(known["reached"])
         return cls(**known)
 
 

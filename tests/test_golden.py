@@ -237,3 +237,32 @@ def test_a_replay_starts_with_the_pointer_in_the_displays_far_corner(tmp_path: P
             assert (pointer.root_x, pointer.root_y) == expected
     finally:
         display.stop()
+
+
+STREAK_TEST = """
+import pytest
+
+@pytest.mark.playtest(app="streak.py", max_steps=8, timeout=40, coverage=True)
+def test_streak(playtest):
+    verdict = playtest.run()
+    assert verdict, verdict.summary()
+"""
+
+
+@pytest.mark.gui
+def test_a_divergence_names_the_line_one_build_ran_and_the_other_did_not(pytester: pytest.Pytester) -> None:
+    """Two builds differ in one line (the number turns red past 1 instead of past 3): under coverage the replay's
+    divergence points at the line the changed test lets run."""
+    shutil.copy(APPS / "tk_streak.py", pytester.path / "streak.py")
+    pytester.makepyfile(test_streak=STREAK_TEST)
+    run = ("--playtest", "-p", "no:cacheprovider")
+    pytester.runpytest_subprocess(*run, "--playtest-golden", "record").assert_outcomes(passed=1)
+    changed = pytester.path / "streak.py"
+    changed.write_text(changed.read_text().replace("if count > 3:", "if count > 1:"))
+    diverged = pytester.runpytest_subprocess(*run)
+    diverged.assert_outcomes(failed=1)
+    verdict = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())
+    finding = next(f for f in verdict["findings"] if f["kind"] == "diverges")
+    assert finding["location"] is not None, finding
+    assert finding["location"]["how"] == "coverage" and finding["location"]["file"] == "streak.py"
+    assert finding["location"]["text"] == 'label.config(fg="red")'

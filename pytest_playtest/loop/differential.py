@@ -5,14 +5,16 @@ they come. The first step whose sight differs from the reference's beyond its no
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from ..runtime.places import place
 from ..runtime.screen import frame_hash
 from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences, run_differences
 from ..trajectory import Step
-from ..verdict import Finding
+from ..verdict import Finding, Location
 from ..vision import Vision
 from .web import WebPage
 
@@ -26,9 +28,10 @@ def tiles_of(frame: np.ndarray) -> str:
 class Sights:
     """Takes a sight of the window after each step; with a reference, judges each against its own."""
 
-    def __init__(self, vision: Vision, reference: Golden | None) -> None:
-        self.vision, self.reference = vision, reference
+    def __init__(self, vision: Vision, reference: Golden | None, *, root: Path | None = None) -> None:
+        self.vision, self.reference, self.root = vision, reference, root
         self.taken: list[Sight] = []
+        self.steps: list[Step] = []  # this run's steps so far (what each reached, with coverage)
         self.finding: Finding | None = None
         #: steps whose sight differed from the reference's, the first included
         self.diverged: list[int] = []
@@ -41,6 +44,8 @@ class Sights:
         a page's pictures and fonts may arrive late, and a person looks twice before calling a difference.
         """
         index = step.index if step is not None else 0
+        if step is not None:
+            self.steps.append(step)
         sight = self._sight(index, frame, alive=alive, moving=moving, page=page)
         found = self._differences(sight)
         later = again() if found and again is not None else None
@@ -56,7 +61,7 @@ class Sights:
             picture = self.reference.picture(index)
             self.finding = Finding("diverges", f"{after} the app diverged from its golden run: {found[0]}",
                                    step=index, details="\n".join(found[1:SHOWN_DIFFERENCES]),
-                                   reference=str(picture) if picture else None)
+                                   reference=str(picture) if picture else None, location=self._ran_differently(index))
 
     def _sight(self, index: int, frame: np.ndarray, *, alive: bool, moving: bool, page: WebPage | None) -> Sight:
         return Sight(index, alive, self._lines(frame, frame_hash(frame), page), tiles_of(frame),
@@ -86,8 +91,26 @@ class Sights:
                 self.finding = Finding("diverges", f"over the run, as it moved by itself, the app diverged from its "
                                        f"golden run: {what}", step=step,
                                        details="\n".join(what for _, what in found[1:SHOWN_DIFFERENCES]),
-                                       reference=str(picture) if picture else None)
+                                       reference=str(picture) if picture else None,
+                                       location=self._ran_differently(step))
         return [self.finding] if self.finding is not None else []
+
+    def _ran_differently(self, upto: int) -> Location | None:
+        """The first line of the app's code this run reached and its golden run did not, or the reverse, over the
+        steps up to ``upto`` (with coverage: each step keeps the lines it first reached); None without that."""
+        if self.reference is None or self.root is None:
+            return None
+        theirs = [s for s in self.reference.trajectory.steps if s.index <= upto]
+        ours = [s for s in self.steps if s.index <= upto]
+        ran = {line for step in ours for line in step.reached}
+        ran_there = {line for step in theirs for line in step.reached}
+        for steps, other, what in ((ours, ran_there, "this run reached it, its golden run did not"),
+                                   (theirs, ran, "its golden run reached it, this run did not")):
+            first = next((line for step in steps for line in step.reached if line not in other), None)
+            if first is not None:
+                file, _, line = first.rpartition(":")
+                return place(self.root / file, int(line), self.root, "coverage", detail=what)
+        return None
 
     def notes(self) -> list[str]:
         if self.reference is None or len(self.diverged) < 2:

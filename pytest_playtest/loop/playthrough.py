@@ -122,7 +122,7 @@ class Playthrough:
         self.probe = Probe(self.stage, self.surface, self.oracles, self.pacing, credit=spec.strategy == "coverage",
                            deadline=self.deadline)
         self.watches = Watches(self.stage, self.oracles, deadline=self.deadline, beat=self.beat, seed=spec.seed)
-        self.sights = Sights(vision, spec.differential.reference) if spec.differential else None
+        self.sights = Sights(vision, spec.differential.reference, root=launcher.root) if spec.differential else None
         self.locator = Locator(launcher.root)
         self.dialogs = Dialogs() if self.surface.own_dialogs else None
 
@@ -248,6 +248,7 @@ class Playthrough:
         key = screen.last_hash
         stream = self.app.coverage_stream
         reached = stream.total_lines() if stream else 0
+        before = stream.lines() if stream and self.sights is not None else None  # (what ran, for a divergence)
         left = self.probe.button_left(step.action, key)
         acted_at, hovered, state = self._perform(step, frame, key)
         outcome = self._outcome(step, hovered, seen=(frame, key), left=left, acted_at=acted_at)
@@ -258,6 +259,8 @@ class Playthrough:
         step.changed, step.changed_fraction, step.changed_box = bool(change), change.fraction, change.box
         if stream:  # the app reports new lines every ~20 ms: the step's own reach arrives within that
             step.new_lines = stream.wait_for_new(self.pacing.coverage_report, since=reached)
+            if before is not None:
+                step.reached = stream.reached_since(before)
         step.duration = time.monotonic() - self.started - step.started
         if self.frames:
             step.screenshot = self.frames.write(step.index, after)

@@ -212,6 +212,12 @@ class CoverageStream:
                 self._changed.wait(left)
             return max(0, self._total_lines - mark)
 
+    def reached_since(self, before: dict[str, frozenset[int]]) -> tuple[str, ...]:
+        """The lines reached since ``before`` (a ``lines()`` snapshot), as ``file:line``, in file and line order."""
+        now = self.lines()
+        return tuple(f"{name}:{line}" for name in sorted(now)
+                     for line in sorted(now[name] - before.get(name, frozenset())))
+
     def lines(self) -> dict[str, frozenset[int]]:
         with self._changed:
             return {name: frozenset(lines) for name, lines in self._lines.items()}
