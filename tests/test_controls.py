@@ -107,6 +107,21 @@ def test_one_key_of_a_moving_game_that_never_beat_chance_while_the_others_did() 
     assert typing.findings() == []
 
 
+def test_a_dead_right_click_among_left_clicks_that_work_on_a_moving_board() -> None:
+    """A minesweeper with a ticking clock: its left clicks reveal tiles, its right click never flags one."""
+    board = Vocabulary(buttons=("left", "right"), sources=("minesweeper.py",))
+    controls = DeadControls(board)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0)  # (the clock's second hand)
+    tried(controls, Action.click(40, 40), effect=True, moving=True, times=14)
+    tried(controls, Action.click(40, 40), effect=False, moving=True, times=4)
+    tried(controls, Action.right_click(60, 60), effect=False, moving=True, times=17)
+    tried(controls, Action.right_click(60, 60), effect=True, moving=True, times=1)
+    (finding,) = controls.findings()
+    assert finding.message.startswith("right click never had an effect while the app's other mouse buttons did "
+                                      "(14 of 18 tries)")
+
+
 def test_a_key_that_works_a_little_less_often_than_the_others_is_not_dead() -> None:
     """A snake's direction key turns it only when it is not heading that way already: as measured on a correct
     snake game, 22 of its 62 presses were followed by a turn while the other keys had 54 of 120, and the game

@@ -181,20 +181,29 @@ class DeadControls:
         return self.still.get(f"key {opposite}", NO_RECORD) if opposite else NO_RECORD
 
     def _single_moving(self, locate: Locate) -> list[Finding]:
-        """On an app that moves by itself, one key no better than chance while its other keys beat it."""
+        """On an app that moves by itself, one input no better than chance while its siblings beat it: a key
+        among the app's other keys, a mouse button among its other buttons."""
         vocabulary = self.vocabulary
         if vocabulary.types_characters or vocabulary.sound:
             return []
-        keyed = {name: r for name, r in self.moving.items() if name.startswith("key ")}
         found = []
-        for name, record in keyed.items():
-            others = _pooled(r for other, r in keyed.items() if other != name)
+        for kind in ("key ", " click"):
+            found += self._one_of_kind({name: r for name, r in self.moving.items() if kind in name}, locate)
+        return found
+
+    def _one_of_kind(self, siblings: dict[str, ControlRecord], locate: Locate) -> list[Finding]:
+        """Of inputs of one kind (keys; mouse buttons), each that was no better than chance while the others beat
+        it, clearly."""
+        found = []
+        for name, record in siblings.items():
+            others = _pooled(r for other, r in siblings.items() if other != name)
             if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)
                     or others.effects < self.settings.dead_tries or self._dead(others, moving=True)
                     or not _trails(record, others, self.settings.dead_separation)):
                 continue
+            kind = "keys" if name.startswith("key ") else "mouse buttons"
             found.append(self._kind_finding(
-                f"{self._named(name)} never had an effect while the app's other keys did ({others.effects} of "
+                f"{self._named(name)} never had an effect while the app's other {kind} did ({others.effects} of "
                 f"{others.tries} tries): tried {record.tries} times", record, locate(name)))
         return found
 
