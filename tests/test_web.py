@@ -162,6 +162,8 @@ def test_an_uncaught_error_is_an_exception_with_its_message_and_place(play: Play
     assert "TypeError: Cannot read properties of null (reading 'write')" in finding.message
     assert "/toy.js:14:" in finding.message
     assert "/toy.js:14:10)" in finding.details  # the stack
+    assert finding.location is not None and (finding.location.file, finding.location.line) == ("toy.js", 14)
+    assert finding.location.text == "save.write(count); // TypeError on a click"
     assert verdict.first("crash") is None and verdict.first("freeze") is None
 
 
@@ -188,7 +190,12 @@ def test_console_errors_are_notes(play: Play) -> None:
 def test_a_busy_main_thread_is_a_freeze(display: Display, play: Play) -> None:
     verdict = play(app=str(WEB / "busy.html")).verdict
     assert verdict.kinds() == ["freeze"], verdict.summary()
-    assert "main thread did not run a script" in verdict.first("freeze").message
+    freeze = verdict.first("freeze")
+    assert "main thread did not run a script" in freeze.message
+    # where: the debugger paused the loop that never yields
+    assert freeze.location is not None, verdict.summary()
+    assert (freeze.location.file, freeze.location.line, freeze.location.how) == ("toy.js", 20, "script")
+    assert freeze.location.text == "for (;;) {} // the main thread never returns"
     assert browsers_running(display) == []
 
 

@@ -9,8 +9,10 @@ The page's DOM is read for the expectations (text and rules) and offered to the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -18,12 +20,17 @@ from ..errors import AppError, DevToolsTimeout, DomError, RuleError
 from ..rules import Fact, Query
 from ..runtime import dom
 from ..runtime.browser import Browser
-from ..verdict import Finding
+from ..runtime.places import place
+from ..verdict import Finding, Location, LocationHow
 from ..vision import Vision, Widget
 from .workers import TextReader
 
 if TYPE_CHECKING:
     from .expectations import ExpectationTracker
+
+
+#: a script frame as the browser reports it: ``/js/game.js:12:5``
+SCRIPT_FRAME = re.compile(r"(?P<file>.+):(?P<line>\d+):(?P<column>\d+)")
 
 
 class PageWatch:
@@ -44,7 +51,8 @@ class PageWatch:
             where = f" at {report.location}" if report.location else ""
             if report.kind == "exception":
                 found.append(Finding("exception", f"{report.message}{where} (the page kept running)", step=step,
-                                     details=report.details))
+                                     details=report.details,
+                                     location=self.script_place(report.frames or (report.location,), "traceback")))
             elif report.kind == "request":
                 found.append(Finding("exception", f"a file of the app's own failed to load: {report.message}",
                                      step=step))
@@ -65,11 +73,30 @@ class PageWatch:
         return Finding("crash", "the page's renderer crashed (the browser showed \"Aw, Snap!\")", step=step)
 
     def freeze(self, step: int, bound: float) -> Finding | None:
-        """A freeze finding when the page's main thread does not run a trivial script within ``bound`` seconds."""
+        """A freeze finding when the page's main thread does not run a trivial script within ``bound`` seconds;
+        where: the script the debugger finds it running when it pauses it."""
         if self.browser.crashed or self.browser.answers(bound):
             return None
+        location = self.script_place(self.browser.paused_frames(bound), "script")
         return Finding("freeze", f"the page's main thread did not run a script within {bound:g}s "
-                                 "(a busy loop or a blocking call)", step=step)
+                                 "(a busy loop or a blocking call)", step=step, location=location)
+
+    def script_place(self, frames: Sequence[str], how: LocationHow) -> Location | None:
+        """The innermost frame of the page's own scripts (served from its folder; a minified library's is not
+        the app's) as a Location, with the line's text from the file."""
+        root = self.browser.target.root
+        if root is None:
+            return None
+        for frame in frames:
+            match = SCRIPT_FRAME.fullmatch(frame)
+            if match is None or match["file"].endswith(".min.js"):
+                continue
+            path = root / unquote(match["file"].lstrip("/"))
+            if path.is_file():
+                location = place(path, int(match["line"]), root, how)
+                location.column = int(match["column"])
+                return location
+        return None
 
 
 class DomReader:

@@ -138,6 +138,8 @@ class PageReport:
     message: str
     location: str = ""
     details: str = ""
+    #: an exception's script frames (``/game.js:line:column``), innermost first
+    frames: tuple[str, ...] = ()
 
 
 class Browser(App):
@@ -159,6 +161,7 @@ class Browser(App):
         self._arrivals: InOrder | None = None  # the queue of the page's requests, when ``ordered``
         self.url = target.url
         self._events_read = 0
+        self._scripts: dict[str, str] = {}  # script id → its address (a paused frame names its script by id)
 
     def start(self) -> Browser:
         if self.target.root is not None:
@@ -202,7 +205,9 @@ class Browser(App):
             self.session = attached["sessionId"]
             self.devtools.on("Page.javascriptDialogOpening", self._answer_dialog)
             self.devtools.on("Fetch.requestPaused", self._paused)
-            for domain in ("Runtime", "Log", "Inspector", "Page"):
+            self.devtools.on("Debugger.scriptParsed", self._script_parsed)
+            # (the debugger is enabled from the start: a busy main thread answers no enable, only a pause)
+            for domain in ("Runtime", "Log", "Inspector", "Page", "Debugger"):
                 self.devtools.call(f"{domain}.enable", session=self.session)
             held: dict[str, str] = {"resourceType": "Document"}
             if self.ordered:  # the page gets its files in the order it asked for them
@@ -221,6 +226,13 @@ class Browser(App):
             self.terminate()
             raise AppError(f"could not reach Chromium's page over DevTools: {exc}\n"
                            f"{self.text_output('stderr')[-2000:]}") from None
+
+    def _script_of(self, frame: Mapping[str, Any]) -> str:
+        """A paused frame's script address, by its script id (newer browsers leave the frame's own ``url`` empty)."""
+        return self._scripts.get(str(frame.get("location", {}).get("scriptId", "")), "")
+
+    def _script_parsed(self, event: Event) -> None:
+        self._scripts[str(event.params.get("scriptId", ""))] = str(event.params.get("url", ""))
 
     def _answer_dialog(self, event: Event) -> None:
         """A page's ``alert``/``confirm``/``prompt``/``beforeunload`` blocks its main thread until someone
@@ -293,6 +305,28 @@ class Browser(App):
             raise AppError(f"evaluating in the page failed: {_error_message(details)}")
         return result.get("result", {}).get("value")
 
+    def paused_frames(self, timeout: float) -> list[str]:
+        """Where the page's busy main thread is: its script frames (``/game.js:line:column``, innermost first),
+        read by pausing its JavaScript through the debugger (which interrupts a loop that never yields) and
+        resuming it; [] when the page does not pause within ``timeout`` seconds or has no script running."""
+        if self.devtools is None:
+            return []
+        start = len(self.devtools.events)
+        try:
+            self.devtools.call("Debugger.pause", session=self.session, timeout=timeout)
+        except DevToolsError:
+            return []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            paused = next((e for e in self.devtools.events_since(start) if e.method == "Debugger.paused"), None)
+            if paused is not None:
+                self.devtools.send("Debugger.resume", session=self.session)
+                frames = [{**frame, "url": frame.get("url") or self._script_of(frame)}
+                          for frame in paused.params.get("callFrames", [])]
+                return [self._location(frame) for frame in frames if frame["url"]]
+            time.sleep(0.02)
+        return []
+
     def answers(self, timeout: float) -> bool:
         """Whether the page's main thread runs a trivial script within ``timeout`` seconds."""
         try:
@@ -321,8 +355,10 @@ class Browser(App):
         params = event.params
         if event.method == "Runtime.exceptionThrown":
             details = params.get("exceptionDetails", {})
+            frames = details.get("stackTrace", {}).get("callFrames", [])
             return PageReport("exception", _error_message(details), self._location(details),
-                              details=_description(details))
+                              details=_description(details),
+                              frames=tuple(self._location(frame) for frame in frames if frame.get("url")))
         if event.method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
             text = " ".join(_remote_text(arg) for arg in params.get("args", []))
             frames = params.get("stackTrace", {}).get("callFrames", [])
@@ -357,13 +393,15 @@ class Browser(App):
         return url[len(origin):] or "/" if url.startswith(origin) else url
 
     def _location(self, where: Mapping[str, Any]) -> str:
-        """``file:line:column`` (1-based) of an exception or stack frame, the innermost frame first."""
+        """``file:line:column`` (1-based) of an exception or stack frame (a debugger's call frame keeps them
+        under ``location``), the innermost frame first."""
         frames = where.get("stackTrace", {}).get("callFrames", [])
         frame = frames[0] if frames else where
         url = frame.get("url", "")
         if not url:
             return ""
-        return f"{self._short(url)}:{int(frame.get('lineNumber', 0)) + 1}:{int(frame.get('columnNumber', 0)) + 1}"
+        place = frame.get("location", frame)
+        return f"{self._short(url)}:{int(place.get('lineNumber', 0)) + 1}:{int(place.get('columnNumber', 0)) + 1}"
 
     # -- teardown -----------------------------------------------------------------------------------------
     def terminate(self, grace: float = 1.0) -> int | None:
