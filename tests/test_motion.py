@@ -42,6 +42,17 @@ def test_a_snake_that_turns_after_the_input_is_its_effect() -> None:
     assert surprise.box is not None and surprise.box.contains(92, 74)  # where the head went instead
 
 
+def test_a_snakes_tail_is_a_place_vacated_and_its_head_is_not() -> None:
+    """A snake moving down shows two changed places a tick: the cell its head entered and the one its tail left
+    (the background again): a player follows the head."""
+    watch = MotionWatch()
+    for index, frame in enumerate(snake([(100, 20 + 10 * i) for i in range(6)], length=3)):
+        watch.add(frame, index * 0.1)
+    movers = sorted(watch.movers(), key=lambda mover: mover.box.center[1])
+    assert [mover.vacated for mover in movers] == [True, False], movers  # the tail above, the head below
+    assert movers[1].velocity[1] > 0
+
+
 def test_a_letter_that_vanishes_is_an_effect_and_falling_letters_are_not() -> None:
     def letters(vanish_at: int | None) -> list[np.ndarray]:
         frames = []

@@ -65,3 +65,15 @@ def test_effects_all_over_the_window_are_no_avatar() -> None:
         effect = Box(x, y, 12, 16)
         player.look(step(index, Action.press("a"), effect), "press a", [Mover(effect, (0.0, 10.0))])
     assert player.steer(["press a", "press b"]) is None
+
+
+def test_a_fast_avatar_is_followed_where_its_velocity_took_it_and_not_at_the_place_it_left() -> None:
+    """Between inputs the avatar is looked for a step's worth of its velocity on (a snake's head moves a cell a
+    tick), never at a place something left (its tail's old cell, nearer to where the head was)."""
+    player = Player(SIZE, step=0.5)
+    player.look(step(1, Action.press("right"), Box(190, 190, 20, 20)), "press right",
+                [Mover(Box(190, 190, 20, 20), (80.0, 0.0))])
+    assert player.followed and player.avatar == (200, 200)
+    head, tail = Mover(Box(230, 190, 20, 20), (80.0, 0.0)), Mover(Box(190, 190, 20, 20), (0.0, 0.0), vacated=True)
+    player.look(step(2, Action.wait(0.5), None), None, [tail, head])
+    assert player.followed and player.avatar == (240, 200)

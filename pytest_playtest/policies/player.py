@@ -84,12 +84,19 @@ class Player:
         self.avatar, self.followed, self._before, self.consistent = None, False, None, 0
 
     def _nearest(self, movers: Sequence[Mover], effect: tuple[int, int, int, int] | None) -> Mover | None:
-        """The mover at the avatar: nearest to where the last input's effect showed, else to where it was."""
-        anchor = Box(*effect).center if effect is not None else self.avatar
+        """The mover at the avatar: nearest to where the last input's effect showed, else to where it would be now
+        had it gone on as it went (a step's worth of its velocity from where it was)."""
+        if effect is not None:
+            anchor: Vector | None = Box(*effect).center
+        elif self.avatar is not None:
+            anchor = self._after((self.velocity[0] * self.step, self.velocity[1] * self.step))
+        else:
+            anchor = None
         if anchor is None:
             return None
         ax, ay = anchor
-        near = min(movers, key=lambda m: (m.box.center[0] - ax) ** 2 + (m.box.center[1] - ay) ** 2, default=None)
+        there = [m for m in movers if not m.vacated]  # (where a thing is now, not where it left)
+        near = min(there, key=lambda m: (m.box.center[0] - ax) ** 2 + (m.box.center[1] - ay) ** 2, default=None)
         if near is None or (near.box.center[0] - ax) ** 2 + (near.box.center[1] - ay) ** 2 > REACH ** 2:
             return None
         return near

@@ -53,6 +53,7 @@ from .thresholds import (
     TICKS_BEFORE,
     UNEVEN,
     UNSEEN,
+    VACATED,
 )
 
 
@@ -72,10 +73,12 @@ class Blob:
 
 @dataclass(frozen=True)
 class Mover:
-    """A thing that moved: where (window coordinates) and how fast (pixels per second)."""
+    """A thing that moved: where (window coordinates) and how fast (pixels per second); ``vacated`` when the
+    place now shows the background (something left it: a snake's tail, not its head)."""
 
     box: Box
     velocity: tuple[float, float]
+    vacated: bool = False
 
 
 @dataclass(frozen=True)
@@ -215,23 +218,34 @@ class MotionWatch:
         olds = _blobs(previous)
         seconds = max(ticks[2].time - ticks[1].time, 1e-3)
         largest = MAX_MOVER * current.size
+        background = _background(ticks[2].frame)
         found = []
         for blob in _blobs(current):
             x, y, w, h = blob.box
             if w * h > largest:
                 continue
+            changed = current[y : y + h, x : x + w]
+            now = ticks[2].frame[y : y + h, x : x + w][changed]
+            vacated = bool(now.size) and float(np.mean(np.all(now == background, axis=-1))) >= VACATED
             near = min(olds, key=lambda o: _distance(o.centre, blob.centre), default=None)
             velocity = (0.0, 0.0)
             if near is not None and _distance(near.centre, blob.centre) <= MAX_STEP:
                 velocity = ((blob.centre[0] - near.centre[0]) * self.scale / seconds,
                             (blob.centre[1] - near.centre[1]) * self.scale / seconds)
-            found.append(Mover(Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale), velocity))
+            found.append(Mover(Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale), velocity, vacated))
         return found
 
     def clear(self) -> None:
         self.ticks.clear()
         self.moved.clear()
         self.alone.clear()
+
+
+def _background(frame: np.ndarray) -> np.ndarray:
+    """The most common colour of a frame (sampled): what a place something left shows again."""
+    sample = frame[::4, ::4].reshape(-1, frame.shape[-1])
+    colours, counts = np.unique(sample, axis=0, return_counts=True)
+    return colours[int(np.argmax(counts))]
 
 
 def _moves_a_thing(a: np.ndarray, b: np.ndarray) -> bool:

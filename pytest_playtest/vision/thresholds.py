@@ -61,6 +61,8 @@ PACED = 6
 #: changes 4-12 (its old and new place); a sprite a pixel on changes an edge of it, 14 or more in a large window
 #: (measured on a space shooter's formation). The things of a game can stop while such a backdrop moves on.
 SPECK_PIXELS, SPRITE_PIXELS = 12, 24
+#: [share of its changed pixels] a moved thing's place that now shows the background this much was vacated
+VACATED = 0.8
 #: [ticks] things move by themselves when a watch without input saw this many ticks move them (a shooter's
 #: formation moves at almost every look; a page's list changes after an input, and on a busy machine later)
 ALONE_MOVES = 2
