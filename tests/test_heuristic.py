@@ -416,7 +416,7 @@ def test_the_key_that_starts_a_new_game_after_a_game_over_is_no_pause_key() -> N
 
     app = SimApp(shooter, state="play", self_changing=True, resting=frozenset({"over"}), seconds_per_step=1,
                  scene_kept=True)
-    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "space")), strategy="goal")), 120)
+    app.play(HeuristicPolicy(context(Vocabulary(keys=("left", "right", "space")), strategy="goal", max_steps=300)), 300)
     overs_after_space = [s.index for s in app.steps[1:] if s.before_hash.startswith("over")
                          and app.steps[s.index - 2].action.key == "space"]
     assert len(overs_after_space) >= TOGGLE_EVIDENCE  # (the case this is about did come)

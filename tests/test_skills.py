@@ -662,7 +662,7 @@ def test_a_key_that_seems_dead_while_its_siblings_work_is_pressed_on_purpose_unt
     _stats(book, "key:up", SUSPECT_AFTER, 0)
     suspects = Suspects(book)
     picks = [suspects.pick(candidates, "now") for _ in range(200)]
-    assert {p.name for p in picks if p is not None} == {"key:up"}
+    assert {p.candidate.name for p in picks if p is not None} == {"key:up"}
     assert 0.5 * SUSPECT_SHARE < sum(p is not None for p in picks) / len(picks) < 1.5 * SUSPECT_SHARE
     _stats(book, "key:up", SUSPECT_TRIES - SUSPECT_AFTER, 0)  # tried enough to be judged: play on
     assert not any(suspects.pick(candidates, "now") for _ in range(50))
@@ -675,7 +675,23 @@ def test_in_a_still_app_a_suspect_is_tried_again_on_screens_where_it_was_not_tri
     _stats(still, "key:up", 5, 0)  # tried in states s0..s4
     suspects = Suspects(still)
     assert not any(suspects.pick(candidates, "s3") for _ in range(50))  # tried there already: a wall, maybe
-    assert {p.name for _ in range(50) if (p := suspects.pick(candidates, "s9"))} == {"key:up"}
+    assert {p.candidate.name for _ in range(50) if (p := suspects.pick(candidates, "s9"))} == {"key:up"}
+
+
+def test_in_a_still_app_a_suspect_movement_key_is_tried_where_its_opposite_just_moved_the_app() -> None:
+    still = notebook("left", "right", "up")
+    candidates = [still.memory.known[name] for name in ("key:left", "key:right", "key:up")]
+    _stats(still, "key:right", 10, 6)  # worked in s0..s5, did nothing in s6..s9 (a wall)
+    _stats(still, "key:up", 10, 6)
+    _stats(still, "key:left", 5, 0)
+    suspects = Suspects(still)
+    firsts = {p.candidate.name for _ in range(50) if (p := suspects.pick(candidates, "s20"))}
+    assert firsts == {"key:right"}  # the way there first
+    # where Right did nothing (the app at its right edge) Left is pressed straight away
+    assert {p.candidate.name for _ in range(50) if (p := suspects.pick(candidates, "s7"))} == {"key:left"}
+    still.memory.log.append(Tried("key:right", True, "press", 30))  # Right just moved the app: Left, every time
+    assert [p.candidate.name if p else None for p in (suspects.pick(candidates, "s7") for _ in range(20))] == [
+        "key:left"] * 20
 
 
 def test_no_key_is_a_suspect_when_no_other_key_works() -> None:

@@ -119,6 +119,7 @@ class HeuristicPolicy(Policy):
                 skill.forget()
             return
         self.modes.notice(observation)
+        self.notebook.moving = observation.moving
         history = observation.history
         if history and history[-1].after_hash:
             self.notebook.self_changes.append(observation.frame_hash != history[-1].after_hash)
@@ -182,6 +183,9 @@ class HeuristicPolicy(Policy):
         # breadth before depth: the app's own controls and keys are all tried once before one is repeated
         # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
         own = [c for c in fresh if c.rank <= Rank.KEY]
+        suspect = None if own else self.suspects.pick(candidates, turn.observation.frame_hash)
+        if suspect is not None:  # (tried again on purpose, a walk under way or not)
+            return suspect
         if now.streak is not None and not own:
             return Choice(now.streak.candidate, f"depth {now.streak.count + 1}")
         now.streak = None
@@ -213,9 +217,6 @@ class HeuristicPolicy(Policy):
         if untaken:
             weights = [self._weight(c, observation.frame_hash, screen) for c in untaken]
             return Choice(weighted_choice(self.rng, untaken, weights), "not yet tried from here")
-        suspect = self.suspects.pick(candidates, observation.frame_hash)
-        if suspect is not None:
-            return Choice(suspect, "a key that seems dead while the others work, tried again")
         if self.rng.random() < SEQUENCE_CHANCE:
             replay = self._start_replay()
             if replay is not None:

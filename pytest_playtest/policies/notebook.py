@@ -144,11 +144,13 @@ class Notebook:
         self.memory = Memory()
         self.now = Underway()
         self.self_changes: deque[bool] = deque(maxlen=SELF_CHANGE_LOOKS)  # the picture changed between our steps
+        self.moving = False  # the loop saw the app move by itself (``Observation.moving``)
 
     @property
     def animating(self) -> bool:
-        """The picture changes by itself (seen between our steps): a visible change proves little then."""
-        return sum(self.self_changes) >= SELF_CHANGED
+        """The picture changes by itself (seen between our steps, or by the loop's watch without input: a slow
+        game's ticks may fall between two quick looks): a visible change proves little then."""
+        return self.moving or sum(self.self_changes) >= SELF_CHANGED
 
     def start_over(self) -> None:
         """The app was launched again: what is under way is dropped, what works is kept."""

@@ -87,14 +87,18 @@ WAIT_SECONDS = 0.3
 
 # -- suspect keys of a moving game (suspects.py) ---------------------------------------------------------------
 #: [tries] a key is a suspect once tried this often with effects far rarer than its siblings'...
-SUSPECT_AFTER = 3
-#: [share of the siblings' rate] ...its effects coming less often than this share of the other keys' rate
+SUSPECT_AFTER = 2
+#: [share of the siblings' rate] ...its effects coming less often than this share of the other keys' rate...
 SUSPECT_RATIO = 0.25
+#: [effects] ...not counting this many, which may be no doing of its own (a focus ring drawn at its first press)
+STRAY_EFFECTS = 1
 #: [tries] a suspect is pressed on purpose until tried this often: the dead-control rule's kind_tries (16)
 #: counted while the app moved, with room for the tries its motion leaves unjudged
 SUSPECT_TRIES = 28
-#: [share] of the free choices in a moving game that press a suspect (the rest play on)
+#: [share] of the free choices in a moving game that press a suspect (the rest play on)...
 SUSPECT_SHARE = 0.3
+#: [share] ...and in a still app, of those on a screen where the suspect was not tried yet (a new place to try it)
+SUSPECT_SHARE_STILL = 0.6
 
 # -- energy of inputs (exploration.py) -------------------------------------------------------------------------
 #: [factor] how fast an input's energy decays with each try in a row that found nothing new
