@@ -23,6 +23,12 @@ OPPOSITE: dict[str, str] = {
     for a, b in ((one, other), (other, one))
 }
 MOVEMENT_KEYS = frozenset(OPPOSITE)
+#: The way each movement key moves (arrows, WASD and vi's hjkl are three spellings of four directions): a key
+#: that undoes a move is any key of the opposite direction (D undoes Left as Right does).
+DIRECTION: dict[str, str] = {
+    key: way for way, keys in (("left", "a h"), ("right", "d l"), ("up", "w k"), ("down", "s j"))
+    for key in (way, *keys.split())
+}
 #: Other spellings an action may use for those keys.
 SYNONYMS: dict[str, str] = {
     "return": "enter", "esc": "escape", "del": "delete", "pgup": "pageup", "pgdn": "pagedown",

@@ -210,3 +210,24 @@ def test_a_game_whose_things_appear_after_a_while_is_judged_against_chance_throu
         controls.observe_baseline(effect=False)
     (finding,) = controls.findings()
     assert finding.message.startswith("none of the app's keys (a, b, c, d) had an effect")
+
+
+def test_a_movement_key_that_never_worked_on_its_way_back_and_rarely_elsewhere_is_dead() -> None:
+    """Left changed the window once (a focus ring drawn at its first press) in 12 tries, never right after Right
+    had moved the token, while the other keys moved it most of the time: it is dead."""
+    board = Vocabulary(keys=("left", "right", "up", "down"), sources=("board.py",))
+    controls = DeadControls(board)
+    index = 0
+    for turn in range(12):
+        index += 1
+        controls.observe(step(index, "right", f"r{turn}", f"after-right-{turn}"), judged=True, moving=False)
+        index += 1
+        back = f"after-right-{turn}" if turn < 3 else f"l{turn}"
+        left = step(index, "left", back, f"{back}-focus" if turn == 5 else back)
+        left.changed = turn == 5
+        controls.observe(left, judged=True, moving=False)
+        for key in ("up", "down"):
+            index += 1
+            controls.observe(step(index, key, f"{key}{turn}", f"{key}{turn}+"), judged=True, moving=False)
+    (finding,) = controls.findings()
+    assert finding.message.startswith("key left never worked where its opposite had just moved the app (3 tries)")

@@ -262,3 +262,18 @@ def test_a_letter_bound_only_in_upper_case_is_dead_to_a_player(down: str, kinds:
     if kinds:
         assert verdict.findings[0].message.startswith(
             "key s (as a player presses it: the code binds only 'S', which takes Shift) never had an effect")
+
+
+@pytest.mark.parametrize(("left", "kinds"), [("Left", []), ("left", ["unresponsive"])])
+def test_one_dead_arrow_among_three_live_ones_and_a_live_alias_is_found(left: str, kinds: list[str], play: Play,
+                                                                         tmp_path: Path) -> None:
+    """The board's Left compares with the keysym 'left' (a case slip): Right, Up, Down and the alias A still
+    slide the token; Left never does."""
+    app = tmp_path / "tk_slide.py"
+    app.write_text((APPS / "tk_slide.py").read_text().replace('event.keysym == "Left"', f'event.keysym == "{left}"'))
+    verdict = play(app=[sys.executable, str(app)], max_steps=120, timeout=70).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    if kinds:
+        dead = verdict.first("unresponsive")
+        assert dead is not None and dead.message.startswith("key left never had an effect"), verdict.summary()
+        assert dead.location is not None and dead.location.text.startswith("if event.keysym ==")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from pytest_playtest.runtime.screen import Screen
 from tests.support import REPO, Play
 
 WEB = REPO / "fixtures" / "web"
+WEBAPPS = REPO / "fixtures" / "webapps"
 DEFAULTS = SimpleNamespace(policy="heuristic", max_steps=15, timeout=40.0, options={})
 PROFILE_FLAG = b"--user-data-dir=/tmp/playtest-chromium-"
 
@@ -305,3 +307,22 @@ def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
     with pytest.raises(SpecError, match="reads a web page's DOM, but app='game.py' is a desktop app"):
         RunSpec.from_kwargs({"app": "game.py", "expect": [expect.rule("#score > 0")]}, defaults=DEFAULTS,
                             where="test")
+
+
+@pytest.mark.parametrize(("left", "kinds"), [("ArrowLeft", []), ("Left", ["unresponsive"])])
+def test_one_dead_arrow_of_a_keyboard_board_is_found_and_its_clicks_are_never_judged(
+        left: str, kinds: list[str], play: Play, tmp_path: Path) -> None:
+    """The page's Left compares with the legacy name 'Left' (a slip): Right, Up, Down and the alias A still slide
+    the token. Its canvas takes no clicks (no script listens for them) while a checkbox beside it does: the
+    clicks the tester tries on the board are no evidence of a dead control."""
+    app = tmp_path / "slide"
+    shutil.copytree(WEBAPPS / "slide", app)
+    script = app / "slide.js"
+    script.write_text(script.read_text().replace('event.key === "ArrowLeft"', f'event.key === "{left}"'))
+    verdict = play(app=str(app / "index.html"), max_steps=120, timeout=70).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    assert not any("clicks had no effect" in f.message for f in verdict.findings)
+    if kinds:
+        dead = verdict.first("unresponsive")
+        assert dead is not None and dead.message.startswith("key left never had an effect"), verdict.summary()
+        assert dead.location is not None and dead.location.file == "slide.js"

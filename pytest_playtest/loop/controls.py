@@ -34,12 +34,12 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..keys import OPPOSITE
+from ..keys import DIRECTION, OPPOSITE
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
 from .spec import OracleSettings
-from .thresholds import CONTINUITY, KIND_KEYS, OTHERS_WORKED, PLACE_GRID
+from .thresholds import CONTINUITY, KIND_KEYS, OTHERS_WORKED, PLACE_GRID, RARE_EFFECTS
 
 #: where the code handles an input, by its name (``key left``, ``right click``)
 Locate = Callable[[str], Location | None]
@@ -56,6 +56,7 @@ class ControlRecord:
     steps: list[int] = field(default_factory=list)
     reached: set[str] = field(default_factory=set)  # the states (frame hashes) its effects led to
     way_back: int = 0  # tries where its opposite key had just led (a movement key)
+    way_back_effects: int = 0  # ...of which had an effect
     launches: set[int] = field(default_factory=set)  # the launches of the app it was tried in
 
 
@@ -105,7 +106,9 @@ class DeadControls:
         record.tries += 1
         record.effects += effective
         record.screens.add(step.before_hash)
-        record.way_back += step.before_hash in self._opposite(name).reached
+        back = step.before_hash in self._opposite(name).reached
+        record.way_back += back
+        record.way_back_effects += back and effective
         if effective:
             record.reached.add(step.after_hash)
         if step.action.target is not None:
@@ -148,8 +151,8 @@ class DeadControls:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
         found = []
         for name, record in self.still.items():
-            if (not self._dead(record, moving=False) or record.tries < self.settings.dead_tries
-                    or len(record.screens) < self.settings.dead_screens):
+            if (not (self._dead(record, moving=False) or self._blocked_way_back(name, record))
+                    or record.tries < self.settings.dead_tries or len(record.screens) < self.settings.dead_screens):
                 continue
             if working - record.effects < OTHERS_WORKED:  # nothing else worked either: the whole kind is judged
                 continue
@@ -157,16 +160,33 @@ class DeadControls:
                 continue
             if self._opposite(name).effects and record.way_back < self.settings.way_back_tries:
                 continue
+            if record.effects:
+                what = (f"{self._named(name)} never worked where its opposite had just moved the app "
+                        f"({record.way_back} tries) and changed the window {record.effects} of {record.tries} times on "
+                        f"{len(record.screens)} different screens, far less often than the app's other keys")
+            else:
+                what = (f"{self._named(name)} never had an effect: tried {record.tries} times on {len(record.screens)} "
+                        "different screens, no visible change and no new code ran after its first try, while other "
+                        "inputs worked")
             found.append(Finding(
                 "unresponsive",
-                f"{self._named(name)} never had an effect: tried {record.tries} times on {len(record.screens)} "
-                "different screens, no visible change and no new code ran after its first try, while other inputs "
-                "worked",
+                what,
                 step=record.steps[-1],
                 details="tried at steps " + ", ".join(map(str, record.steps)),
                 location=locate(name),
             ))
         return found
+
+    def _blocked_way_back(self, name: str, record: ControlRecord) -> bool:
+        """A movement key of a still app that never worked where its opposite had just moved the app (the way back
+        is surely open there), and worked far less often than the app's other keys elsewhere (a stray change, a
+        focus ring drawn at its first press, is no working key): two proportions, ``dead_separation`` standard
+        errors apart, and its own at most ``RARE_EFFECTS``."""
+        if record.way_back < self.settings.way_back_tries or record.way_back_effects:
+            return False
+        others = _pooled(r for other, r in self.still.items() if other != name and other.startswith("key "))
+        return (bool(others.tries) and record.effects <= RARE_EFFECTS * record.tries
+                and _trails(record, others, self.settings.dead_separation))
 
     def _named(self, name: str) -> str:
         """An input's name in a finding; a letter the code binds only in upper case says so."""
@@ -176,9 +196,16 @@ class DeadControls:
         return name
 
     def _opposite(self, name: str) -> ControlRecord:
-        """On a still app, the record of the movement key that undoes this one (empty for other inputs)."""
-        opposite = OPPOSITE.get(name.removeprefix("key ")) if name.startswith("key ") else None
-        return self.still.get(f"key {opposite}", NO_RECORD) if opposite else NO_RECORD
+        """On a still app, the records of the movement keys that undo this one, pooled (any spelling of the
+        opposite direction: D undoes Left as Right does); empty for other inputs."""
+        key = name.removeprefix("key ") if name.startswith("key ") else ""
+        opposite = OPPOSITE.get(key)
+        if opposite is None:
+            return NO_RECORD
+        way = DIRECTION[opposite]
+        undoing = [record for other, record in self.still.items()
+                   if other.startswith("key ") and DIRECTION.get(other.removeprefix("key ")) == way]
+        return _pooled(undoing) if undoing else NO_RECORD
 
     def _single_moving(self, locate: Locate) -> list[Finding]:
         """On an app that moves by itself, one input no better than chance while its siblings beat it: a key
@@ -275,4 +302,5 @@ def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:
         pooled.screens |= record.screens
         pooled.places |= record.places
         pooled.steps += record.steps
+        pooled.reached |= record.reached
     return pooled

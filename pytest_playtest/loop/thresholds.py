@@ -63,6 +63,9 @@ PLACE_GRID = 10
 CONTINUITY = 0.5
 #: [keys] a whole kind of keys is judged only when the app handles at least this many (one key is judged alone)
 KIND_KEYS = 2
+#: [share of its tries] a movement key of a still app that never worked on its way back is dead when it worked at
+#: most this often elsewhere (a stray change, a focus ring drawn at its first press, is no working key)
+RARE_EFFECTS = 0.15
 #: [effects] other inputs' effects a run must show before one input that never worked is judged alone (else the
 #: whole kind of input is judged)
 OTHERS_WORKED = 3

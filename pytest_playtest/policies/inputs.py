@@ -89,6 +89,7 @@ class InputCatalog:
             # typing handled without fields (a game reading characters): type into the window
             found += [Candidate(f"type:{text}", (Action.type_text(text),), rank=Rank.DRAWN, repeatable=False)
                       for text in FIELD_TEXT if text]
+        found = [c for c in found if not _unhandled(c, widgets)]
         return found or [WAIT]
 
     def quit_inputs(self, widgets: list[Widget]) -> list[Candidate]:
@@ -229,6 +230,15 @@ def _filled(fields: list[Widget], text: str) -> list[Action]:
     """Each field clicked, emptied and, unless ``text`` is empty, typed into."""
     typed = (Action.type_text(text),) if text else ()
     return [a for w in fields for a in (Action.click(*w.center), *CLEAR_FIELD, *typed)]
+
+
+def _unhandled(candidate: Candidate, widgets: list[Widget]) -> bool:
+    """Whether a click lands where the app says it takes none (a web page's canvas no script listens to for
+    clicks: a keyboard game's field is not clicked all over)."""
+    first = candidate.actions[0]
+    if first.kind not in ("click", "double_click") or first.target is None:
+        return False
+    return any(not w.handles and w.box.contains(*first.target) for w in widgets)
 
 
 def key_candidate(key: str, rank: Rank) -> Candidate:
