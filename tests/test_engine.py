@@ -277,3 +277,13 @@ def test_one_dead_arrow_among_three_live_ones_and_a_live_alias_is_found(left: st
         dead = verdict.first("unresponsive")
         assert dead is not None and dead.message.startswith("key left never had an effect"), verdict.summary()
         assert dead.location is not None and dead.location.text.startswith("if event.keysym ==")
+
+
+def test_a_modal_dialog_is_answered_and_named_and_the_app_plays_on(play: Play) -> None:
+    """Finish asks "Play again?" in a modal dialog, which takes the window's clicks while it is up: answered with
+    its default button, the app plays on and nothing looks dead."""
+    verdict = play(app=[sys.executable, str(APPS / "tk_dialog.py")], max_steps=60,
+                   expect=[expect.text(r"Count: [1-9]")]).verdict
+    assert verdict.passed, verdict.summary()
+    assert any("dialog titled 'Game over'" in note and "default button" in note for note in verdict.notes), \
+        verdict.notes
