@@ -344,12 +344,12 @@ def test_tk_app_streams_its_lines_and_saves_them_when_blocked_in_its_event_loop(
     assert stream is not None
     mark = settle(stream)
     assert mark > 0, "the app's start-up lines streamed while it runs"
-    assert "tk_toy.py" in stream.lines() and 16 not in stream.lines()["tk_toy.py"]  # increment() not run yet
+    assert "tk_toy.py" in stream.lines() and 17 not in stream.lines()["tk_toy.py"]  # increment() not run yet
     Executor(display, app).perform(Action.click(150, 105))  # the Increment button
     clicked = time.monotonic()
     assert stream.wait_for_new(0.5, since=mark) > 0, "the click's handler lines arrived within 0.5 s"
     print(f"\nTk click → new lines: {1000 * (stream.last_change - clicked):.1f} ms")
-    assert {16, 18, 19} <= stream.lines()["tk_toy.py"]
+    assert {17, 19, 23} <= stream.lines()["tk_toy.py"]  # the test, the step, the label's update
     assert app.wait_for_output("tk toy ready", timeout=1)
     assert app.alive  # idle in Tcl_DoOneEvent
     started = time.monotonic()
