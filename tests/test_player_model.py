@@ -77,3 +77,12 @@ def test_a_fast_avatar_is_followed_where_its_velocity_took_it_and_not_at_the_pla
     head, tail = Mover(Box(230, 190, 20, 20), (80.0, 0.0)), Mover(Box(190, 190, 20, 20), (0.0, 0.0), vacated=True)
     player.look(step(2, Action.wait(0.5), None), None, [tail, head])
     assert player.followed and player.avatar == (240, 200)
+
+
+def test_how_long_a_step_lasts_is_measured_between_looks() -> None:
+    """Deciding, acting and looking take time too: where the avatar goes while nothing is done is its velocity
+    times the time between looks, not the length of a step's input alone."""
+    player = Player(SIZE, step=0.15)
+    for index in range(12):
+        player.look(None, None, [], now=0.6 * index)
+    assert 0.55 < player.step < 0.6

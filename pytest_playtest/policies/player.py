@@ -49,7 +49,8 @@ class Player:
     """The avatar of one run and the inputs that move it; ``steer`` proposes an input when it is headed out.
 
     ``step`` is how long a step lasts (seconds): the avatar's own velocity times it is where it goes when the
-    player does nothing."""
+    player does nothing. It starts as the step's own length and is then measured between looks (deciding,
+    acting and looking take time too: a snake moves on meanwhile)."""
 
     size: tuple[int, int]
     step: float
@@ -59,10 +60,12 @@ class Player:
     consistent: int = 0  # effects in a row that showed where the avatar was
     responses: dict[str, Response] = field(default_factory=dict)
     _before: Vector | None = None  # the avatar before the last step
+    _seen_at: float | None = None  # when the last look was (seconds into the run)
 
-    def look(self, last: Step | None, name: str | None, movers: Sequence[Mover]) -> None:
+    def look(self, last: Step | None, name: str | None, movers: Sequence[Mover], now: float | None = None) -> None:
         """Update from the step just done (``name``: the input it was, in the terms ``steer`` is asked in) and
-        the things that moved since."""
+        the things that moved since (``now``: when this look is, seconds into the run)."""
+        self._time(now)
         before = self._before
         effect = last.changed_box if last is not None and last.changed else None
         if effect is not None:  # effects keep showing at the avatar, or it is no avatar (a typing game's letters)
@@ -81,7 +84,13 @@ class Player:
 
     def forget(self) -> None:
         """The game started over: the avatar is to be found again (what the inputs do stays known)."""
-        self.avatar, self.followed, self._before, self.consistent = None, False, None, 0
+        self.avatar, self.followed, self._before, self.consistent, self._seen_at = None, False, None, 0, None
+
+    def _time(self, now: float | None) -> None:
+        """Measure how long a step lasts, look to look (a running average: one slow look is no new pace)."""
+        if now is not None and self._seen_at is not None and now > self._seen_at:
+            self.step += LEARNING * (now - self._seen_at - self.step)
+        self._seen_at = now
 
     def _nearest(self, movers: Sequence[Mover], effect: tuple[int, int, int, int] | None) -> Mover | None:
         """The mover at the avatar: nearest to where the last input's effect showed, else to where it would be now

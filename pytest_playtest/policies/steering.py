@@ -27,7 +27,8 @@ class Steering:
         if self.player is None:
             self.player = Player(observation.size, self.beat)
         last = observation.history[-1] if observation.history else None
-        self.player.look(last, response_name(last.action) if last else None, observation.movers)
+        self.player.look(last, response_name(last.action) if last else None, observation.movers,
+                         now=observation.elapsed)
         by_name: dict[str, Candidate] = {}
         for candidate in turn.candidates:
             name = response_name(candidate.actions[0])

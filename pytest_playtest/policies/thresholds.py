@@ -147,7 +147,7 @@ REACH = 48
 MARGIN = 0.3
 #: [observations] of an input's effect before it is trusted to steer
 TRUSTED = 2
-#: [factor] how much a new observation moves a running average of an input's effect
+#: [factor] how much a new observation moves a running average (an input's effect on the avatar, a step's length)
 LEARNING = 0.3
 #: [px per step] below this an input or the game's own motion does not move the avatar along an axis
 MIN_MOVE = 3.0
