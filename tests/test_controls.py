@@ -3,20 +3,25 @@ key of a moving game against how often the game changes by itself, and clicks on
 
 from __future__ import annotations
 
+import pytest
+
 from pytest_playtest.actions import Action
+from pytest_playtest.geometry import Box
 from pytest_playtest.loop.controls import DeadControls
 from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
 
+WINDOW = (400, 420)
 ARROWS = Vocabulary(keys=("left", "right", "up", "down"), sources=("game.py",))
 
 
 def tried(controls: DeadControls, action: Action, *, effect: bool, moving: bool, times: int = 1,
-          aimed: bool = False) -> None:
+          aimed: bool = False, where: Box | None = None) -> None:
     for _ in range(times):
         index = sum(r.tries for r in (*controls.still.values(), *controls.moving.values())) + 1
-        step = Step(index=index, action=action, before_hash=f"screen {index}", aimed=aimed)
+        step = Step(index=index, action=action, before_hash=f"screen {index}", aimed=aimed, window=WINDOW)
         step.changed = effect
+        step.changed_box = None if where is None else (where.x, where.y, where.w, where.h)
         controls.observe(step, judged=True, moving=moving)
 
 
@@ -120,6 +125,28 @@ def test_a_dead_right_click_among_left_clicks_that_work_on_a_moving_board() -> N
     (finding,) = controls.findings()
     assert finding.message.startswith("right click never had an effect while the app's other mouse buttons did "
                                       "(14 of 18 tries)")
+
+
+@pytest.mark.parametrize(("where", "dead"), [(None, False), (Box(180, 4, 40, 16), True)])
+def test_clicks_that_change_the_board_where_they_land_work_however_rarely_under_a_ticking_clock(
+        where: Box | None, dead: bool) -> None:
+    """A minesweeper whose first click opened most of the board: later clicks mostly land on revealed tiles and
+    do nothing, no more often than its clock changes it by itself; but each change they made was the tile
+    under the pointer, a spot the clock never touches. The same changes up at the clock are no click's."""
+    board = Vocabulary(buttons=("left",), sources=("minesweeper.py",))
+    controls = DeadControls(board)
+    clock = Box(180, 4, 40, 16)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0, where=clock)
+    for place in range(133):
+        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
+    for place in range(9):
+        x, y = 30 + 40 * place, 300
+        tried(controls, Action.click(x, y), effect=True, moving=True, where=where or Box(x - 10, y - 10, 20, 20))
+    findings = controls.findings()
+    assert bool(findings) == dead, findings
+    if dead:
+        assert findings[0].message.startswith("clicks had no effect: tried 142 times")
 
 
 def test_a_key_that_works_a_little_less_often_than_the_others_is_not_dead() -> None:

@@ -22,10 +22,13 @@ so it is judged once, at the end:
   either). Then nothing else may have worked, so the evidence is more tries over more of the keys or places.
 
 An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
-app that moves by itself, what its next frames changed beyond its own motion (vision.motion). A step the loop
-could not judge (the app stood still meanwhile: its game was over; its own motion would have hidden an effect)
-is not counted. A still app that plays sound is not judged: its inputs may answer with sound alone (a music
-player's pause and volume keys), and the tester hears nothing.
+app that moves by itself, what its next frames changed beyond its own motion (vision.motion). There a change
+right where a click landed is the click's own doing when it came there more often than the app's own motion
+changes such a spot (a board's tile revealed under the pointer while only a clock ticks): clicks that do so
+work, however rarely they find a tile left to reveal. A step the loop could not judge (the app stood still
+meanwhile: its game was over; its own motion would have hidden an effect) is not counted. A still app that plays
+sound is not judged: its inputs may answer with sound alone (a music player's pause and volume keys), and the
+tester hears nothing.
 """
 
 from __future__ import annotations
@@ -34,12 +37,13 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..geometry import Box
 from ..keys import DIRECTION, OPPOSITE
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
 from .spec import OracleSettings
-from .thresholds import CONTINUITY, KIND_KEYS, OTHERS_WORKED, PLACE_GRID, RARE_EFFECTS
+from .thresholds import CONTINUITY, KIND_KEYS, LOCAL_EFFECTS, LOCAL_REACH, OTHERS_WORKED, PLACE_GRID, RARE_EFFECTS
 
 #: where the code handles an input, by its name (``key left``, ``right click``)
 Locate = Callable[[str], Location | None]
@@ -58,6 +62,9 @@ class ControlRecord:
     way_back: int = 0  # tries where its opposite key had just led (a movement key)
     way_back_effects: int = 0  # ...of which had an effect
     launches: set[int] = field(default_factory=set)  # the launches of the app it was tried in
+    #: a pointer input's judged tries: where it landed and the window's size then (x, y, width, height)
+    targets: list[tuple[int, int, int, int]] = field(default_factory=list)
+    local: int = 0  # effects that changed the window right where it landed
 
 
 NO_RECORD = ControlRecord()
@@ -85,6 +92,8 @@ class DeadControls:
     #: beats the loop watched an app that moves by itself without any input: how often its own motion looks
     #: like an effect (a letter spawning, a ghost turning) is the chance an input's "effect" is none
     baseline: ControlRecord = field(default_factory=ControlRecord)
+    #: where those beats' own changes that looked like an effect were
+    own_changes: list[Box] = field(default_factory=list)
 
     def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True) -> None:
         """Count one step whose effect could be ``judged`` (on an app ``moving`` by itself, by what its next
@@ -114,12 +123,17 @@ class DeadControls:
         if step.action.target is not None:
             x, y = step.action.target
             record.places.add((x // PLACE_GRID, y // PLACE_GRID))
+            record.targets.append((x, y, *step.window))
+            record.local += effective and _holds(step.changed_box, x, y)
         record.steps.append(step.index)
 
-    def observe_baseline(self, effect: bool) -> None:
-        """One beat watched without input on an app that moves by itself: did its motion look like an effect?"""
+    def observe_baseline(self, effect: bool, where: Box | None = None) -> None:
+        """One beat watched without input on an app that moves by itself: did its motion look like an effect,
+        and ``where``?"""
         self.baseline.tries += 1
         self.baseline.effects += effect
+        if effect and where is not None:
+            self.own_changes.append(where)
 
     def findings(self, locate: Locate = lambda name: None) -> list[Finding]:
         """The dead controls of the run, each pointing where ``locate`` says the code handles its input."""
@@ -134,7 +148,7 @@ class DeadControls:
         if not record.effects:
             return True
         base, settings = self.baseline, self.settings
-        if not moving or base.tries < settings.chance_beats:
+        if not moving or base.tries < settings.chance_beats or self._works_locally(record):
             return False
         chance = (base.effects + CONTINUITY) / (base.tries + 2 * CONTINUITY)
         # the app changes so much by itself that an input's effect cannot be told, or may do so for all a few
@@ -146,6 +160,21 @@ class DeadControls:
         expected = record.tries * chance
         spread = math.sqrt(record.tries * chance * (1 - chance))
         return record.effects <= expected + settings.chance_margin * spread + CONTINUITY
+
+    def _works_locally(self, record: ControlRecord) -> bool:
+        """Whether a pointer input changed the window right where it landed more often than the app's own motion
+        changes such spots: per try, the share of watched beats whose own change held that spot, or at least
+        the share of the window those changes covered (wherever they come); ``LOCAL_EFFECTS`` such effects or
+        more, ``chance_margin`` standard deviations over that expectation."""
+        beats = self.baseline.tries
+        if record.local < LOCAL_EFFECTS or not beats:
+            return False
+        expected = 0.0
+        for x, y, width, height in record.targets:
+            held = sum(_holds((b.x, b.y, b.w, b.h), x, y) for b in self.own_changes)
+            covered = sum(b.area for b in self.own_changes) / max(width * height, 1)
+            expected += max(held, covered) / beats
+        return record.local > expected + self.settings.chance_margin * math.sqrt(expected)
 
     def _single(self, locate: Locate) -> list[Finding]:
         working = self.other_effects + sum(r.effects for r in (*self.still.values(), *self.moving.values()))
@@ -303,4 +332,16 @@ def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:
         pooled.places |= record.places
         pooled.steps += record.steps
         pooled.reached |= record.reached
+        pooled.targets += record.targets
+        pooled.local += record.local
     return pooled
+
+
+def _holds(box: tuple[int, int, int, int] | None, x: int, y: int) -> bool:
+    """Whether a change's box holds a point (``LOCAL_REACH`` pixels around it count: a tile's changed pixels
+    may stop short of its middle)."""
+    if box is None:
+        return False
+    left, top, width, height = box
+    return (left - LOCAL_REACH <= x <= left + width + LOCAL_REACH
+            and top - LOCAL_REACH <= y <= top + height + LOCAL_REACH)

@@ -66,6 +66,12 @@ KIND_KEYS = 2
 #: [share of its tries] a movement key of a still app that never worked on its way back is dead when it worked at
 #: most this often elsewhere (a stray change, a focus ring drawn at its first press, is no working key)
 RARE_EFFECTS = 0.15
+#: [effects] on an app that moves by itself, a pointer input changed the window right where it landed at least this
+#: often (and beyond what the app's own motion does to such spots) before that counts as its own doing...
+LOCAL_EFFECTS = 2
+#: [px] ...a change's box holding the point or standing this close to it (a tile's changed pixels may stop short
+#: of the point clicked, its middle)
+LOCAL_REACH = 8
 #: [effects] other inputs' effects a run must show before one input that never worked is judged alone (else the
 #: whole kind of input is judged)
 OTHERS_WORKED = 3

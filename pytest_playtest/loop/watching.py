@@ -78,7 +78,7 @@ class Watches:
         # (asked again: the watch itself may have shown the app moving by itself)
         surprise = motion.surprise(started, learn=True) if self.oracles.animating else None
         if surprise is not None and surprise.telling and self.controls is not None:
-            self.controls.observe_baseline(surprise.effect)
+            self.controls.observe_baseline(surprise.effect, surprise.box)
 
     def effect(self, acted_at: float, change: Change) -> tuple[Change, bool]:
         """An input's effect on an app that moves by itself: what its next ticks changed beyond the app's own
