@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from pytest_playtest import expect
 from pytest_playtest.actions import Action
 from pytest_playtest.errors import AppError
 from pytest_playtest.loop.oracles import Oracles
@@ -326,3 +327,20 @@ def test_one_dead_arrow_of_a_keyboard_board_is_found_and_its_clicks_are_never_ju
         dead = verdict.first("unresponsive")
         assert dead is not None and dead.message.startswith("key left never had an effect"), verdict.summary()
         assert dead.location is not None and dead.location.file == "slide.js"
+
+
+@pytest.mark.parametrize(("ring", "kinds"), [("RINGS[hits % RINGS.length]", set()),
+                                             ("RINGS[hits]", {"exception", "expectation"})])
+def test_a_canvas_target_that_jumps_after_every_hit_is_clicked_where_it_is_now(
+        ring: str, kinds: set[str], play: Play, tmp_path: Path) -> None:
+    """The round target takes the next ring colour at every hit; the slip indexes the three colours without
+    wrapping, so the third hit throws (before its count is shown). Only a click on the drawn target where it
+    stands now is a hit."""
+    app = tmp_path / "target"
+    shutil.copytree(WEBAPPS / "target", app)
+    script = app / "target.js"
+    script.write_text(script.read_text().replace("RINGS[hits % RINGS.length]", ring))
+    verdict = play(app=str(app / "index.html"), max_steps=60, timeout=60, expect=[expect.text(r"Hits: [3-9]")]).verdict
+    assert set(verdict.kinds()) == kinds, verdict.summary()
+    if kinds:
+        assert "toLowerCase" in verdict.first("exception").message, verdict.summary()

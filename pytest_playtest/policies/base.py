@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..geometry import Box
+from ..vision.targets import find_targets
+from ..vision.widgets import Widget
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -23,7 +27,7 @@ if TYPE_CHECKING:
     from ..source import Vocabulary
     from ..trajectory import Step
     from ..verdict import Finding
-    from ..vision import TextBox, Vision, Widget
+    from ..vision import TextBox, Vision
     from ..vision.motion import Mover
 
 
@@ -126,7 +130,19 @@ class Observation:
         others = [w.box for w in elements if w.kind != "shape"]
         drawn = [w for w in self.vision.widgets(self.frame, key=self.frame_hash)
                  if any(c.contains(*w.center) for c in canvases) and not any(o.contains(*w.center) for o in others)]
-        return [*elements, *drawn]
+        things = [thing for canvas in elements if canvas.kind == "shape" and canvas.handles
+                  for thing in self._things_on(canvas.box)]
+        return [*elements, *drawn, *things]
+
+    def _things_on(self, canvas: Box) -> list[Widget]:
+        """The things drawn on a canvas that takes clicks that a person would click: compact things of a colour
+        rare on it (a target, a gem, a ball; ``vision.targets``), where they are in this frame."""
+        visible = canvas.intersection(Box(0, 0, *self.size))
+        if not visible.area:
+            return []
+        crop = self.frame[visible.y : visible.bottom, visible.x : visible.right]
+        return [Widget(Box(visible.x + t.box.x, visible.y + t.box.y, t.box.w, t.box.h), "shape")
+                for t in find_targets(crop)]
 
 
 @dataclass
