@@ -11,6 +11,7 @@ import pytest
 from pytest_playtest import expect
 from pytest_playtest.errors import SpecError
 from pytest_playtest.loop.spec import RunSpec
+from pytest_playtest.policies.tools import USING
 from tests.support import APPS, Play
 
 TK_TOY = str(APPS / "tk_toy.py")
@@ -287,3 +288,19 @@ def test_a_modal_dialog_is_answered_and_named_and_the_app_plays_on(play: Play) -
     assert verdict.passed, verdict.summary()
     assert any("dialog titled 'Game over'" in note and "default button" in note for note in verdict.notes), \
         verdict.notes
+
+
+@pytest.mark.parametrize(("box", "kinds"), [('outline="darkgreen", width=3', []),
+                                            ('outline="darkgreen", widht=3', ["exception"])])
+def test_each_tool_of_a_paint_program_is_used_on_its_canvas_once_chosen(box: str, kinds: list[str], play: Play,
+                                                                         tmp_path: Path) -> None:
+    """The Box tool's finishing touch misspells an option (a Tcl error at the end of every box drawn): found only
+    when Box is the tool in hand while the canvas is drawn on. Tried in reading order, Ring and Clear come after
+    it, so the canvas is first drawn on with Ring unless each tool is used once chosen, as a person draws."""
+    app = tmp_path / "tk_paint.py"
+    app.write_text((APPS / "tk_paint.py").read_text().replace('outline="darkgreen", width=3', box))
+    result = play(app=[sys.executable, str(app)], max_steps=25, timeout=60)
+    assert result.verdict.kinds() == kinds, result.verdict.summary()
+    assert any(step.note.startswith(USING) for step in result.steps)
+    if kinds:
+        assert "widht" in result.verdict.findings[0].message

@@ -1,5 +1,5 @@
 """The heuristic tester's skills one by one (policies/modes.py, restarts.py, prompts.py, depth.py, shown.py,
-steering.py, pairing.py): each asked directly with a notebook, an observation of a synthetic frame and a turn,
+steering.py, pairing.py, tools.py): each asked directly with a notebook, an observation of a synthetic frame and a turn,
 the way HeuristicPolicy asks it. tests/test_heuristic.py plays the skills together on simulated apps.
 """
 
@@ -49,12 +49,14 @@ from pytest_playtest.policies.thresholds import (
     SUSPECT_SHARE,
     SUSPECT_TRIES,
     TOGGLE_EVIDENCE,
+    TOOL_ROUNDS,
     TURN_BACKS,
     TURNING_WAITS,
     UNPAUSE_TRIES,
     WIDGET_PERIOD,
     WORKED_BEFORE,
 )
+from pytest_playtest.policies.tools import USING, Tools
 from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Widget
@@ -700,3 +702,54 @@ def test_no_key_is_a_suspect_when_no_other_key_works() -> None:
     _stats(moving, "key:up", 5, 0)
     assert not any(Suspects(moving).pick([moving.memory.known["key:left"], moving.memory.known["key:up"]], "now")
                    for _ in range(50))
+
+
+# -- tools: a drawing app's tool, used on its canvas once chosen ----------------------------------------------
+SURFACE = (640, 480)
+DRAGS = [Candidate(f"drag→{end}", (Action.drag(320, 240, *end),), rank=Rank.REST) for end in ((480, 240), (160, 240))]
+
+
+def tool_button(name: str) -> Candidate:
+    return Candidate(f"click@{name}", (Action.click(40, 12),), rank=Rank.OWN, label=name, box=Box(10, 2, 60, 20))
+
+
+def after_click(tools: Tools, control: Candidate, *, changed: bool, drags: Sequence[Candidate] = DRAGS,
+                index: int = 1) -> Choice | None:
+    """Ask the skill right after ``control`` was clicked (it ``changed`` the window or not)."""
+    tools.chosen(control)
+    step = Step(index=index, action=control.actions[0])
+    step.changed = changed
+    return tools.propose(Turn(look(index + 1, [step], frame=blank(SURFACE)), candidates=[control, *drags]))
+
+
+def test_a_control_whose_click_changed_the_app_is_followed_by_a_click_a_drag_and_a_long_drag() -> None:
+    tools = Tools()
+    first = after_click(tools, tool_button("Ring"), changed=True)
+    uses = [first, tools.propose(Turn(look(3, []))), tools.propose(Turn(look(4, [])))]
+    assert all(use is not None and use.why == USING for use in uses)
+    kinds = [use.candidate.actions[0] for use in uses if use is not None]
+    assert [a.kind for a in kinds] == ["click", "drag", "drag"]
+    assert kinds[1] == DRAGS[0].actions[0]
+    long, short = kinds[2], kinds[1]
+    assert abs((long.x2 or 0) - (long.x or 0)) > abs((short.x2 or 0) - (short.x or 0))
+    assert tools.propose(Turn(look(5, []))) is None  # then the tester goes on: the next tool
+
+
+def test_a_click_that_changed_nothing_or_an_app_that_takes_no_drags_chooses_no_tool() -> None:
+    assert after_click(Tools(), tool_button("Ring"), changed=False) is None
+    assert after_click(Tools(), tool_button("="), changed=True, drags=[]) is None  # a calculator's button
+
+
+def test_a_tool_is_used_twice_at_most_and_the_short_drags_take_turns() -> None:
+    tools = Tools()
+    shorts = []
+    for round_ in range(TOOL_ROUNDS + 1):
+        first = after_click(tools, tool_button("Pen"), changed=True, index=10 * round_ + 1)
+        if round_ == TOOL_ROUNDS:
+            assert first is None
+            break
+        second = tools.propose(Turn(look(10 * round_ + 3, [])))
+        tools.propose(Turn(look(10 * round_ + 4, [])))
+        assert second is not None
+        shorts.append(second.candidate.name)
+    assert shorts == [DRAGS[0].name, DRAGS[1].name]

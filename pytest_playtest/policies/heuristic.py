@@ -53,6 +53,7 @@ from .thresholds import (
     WIDGET_REFRESH,
     WIDGET_SHARE,
 )
+from .tools import Tools
 
 __all__ = ["GAME_KEYS", "HeuristicPolicy"]
 
@@ -81,6 +82,7 @@ class HeuristicPolicy(Policy):
         self.steering = Steering(self.notebook, goal=context.strategy == "goal", beat=context.beat)
         self.seeking = Seeking(self.notebook, self.steering)
         self.pairing = Pairing()
+        self.tools = Tools()
         self.shown = ShownKeys(types_characters=types_characters)
         self.suspects = Suspects(self.notebook)
         self.depth = Depth(self.notebook, coverage=context.coverage, types_characters=types_characters)
@@ -115,7 +117,7 @@ class HeuristicPolicy(Policy):
         if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
             self.launch = observation.launch
             self.notebook.start_over()
-            for skill in (self.steering, self.seeking, self.pairing, self.prompts, self.restart_button):
+            for skill in (self.steering, self.seeking, self.pairing, self.prompts, self.restart_button, self.tools):
                 skill.forget()
             return
         self.modes.notice(observation)
@@ -148,10 +150,11 @@ class HeuristicPolicy(Policy):
         now.offered = {c.name for c in turn.candidates}
         self.pairing.see(observation.frame)
         move = (self.restart_button.propose(turn) or self.steering.propose(turn) or self.seeking.propose(turn)
-                or self.pairing.propose(turn))
+                or self.pairing.propose(turn) or self.tools.propose(turn))
         choice = move if isinstance(move, Choice) else self._choose(turn, appeared)
         candidate = choice.candidate
         self.pairing.clicked(candidate, observation.frame)
+        self.tools.chosen(candidate)
         now.attempt = Attempt(candidate, observation.frame_hash, turn.screen.index, observation.step)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""

@@ -135,6 +135,16 @@ DRAG_REACH = 0.25
 #: [px] a widget boxed a little differently on another screen is the same place
 NEAR = 8
 
+# -- tools of a drawing or editing app (tools.py) --------------------------------------------------------------
+#: [uses] how often one control's click is followed by the uses of the tool it chose (a click, a drag, a long
+#: drag): twice, since a tool may act differently on what the first use drew; more would spend the budget drawing
+TOOL_ROUNDS = 2
+#: [share of the window] a long drag goes this far from the middle each way, along the diagonal (a toolbar or a
+#: status bar at the window's edge is left alone)
+DRAG_FAR = 0.3
+#: [share of the window] a tool's click lands this far beside the middle, right and up (beside the drags' lines)
+TOOL_CLICK = 0.1
+
 # -- the monkey baseline (random.py) ---------------------------------------------------------------------------
 #: [share] of its inputs that click somewhere, and that press a key (the rest type a word)
 RANDOM_CLICKS = 0.5
