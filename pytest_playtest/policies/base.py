@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..geometry import Box
-from ..vision.targets import find_targets
-from ..vision.widgets import Widget
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,7 +25,7 @@ if TYPE_CHECKING:
     from ..source import Vocabulary
     from ..trajectory import Step
     from ..verdict import Finding
-    from ..vision import TextBox, Vision
+    from ..vision import TextBox, Vision, Widget
     from ..vision.motion import Mover
 
 
@@ -137,6 +135,9 @@ class Observation:
     def _things_on(self, canvas: Box) -> list[Widget]:
         """The things drawn on a canvas that takes clicks that a person would click: compact things of a colour
         rare on it (a target, a gem, a ball; ``vision.targets``), where they are in this frame."""
+        from ..vision.targets import find_targets  # (here: the xdist controller imports this module, loads no vision)
+        from ..vision.widgets import Widget
+
         visible = canvas.intersection(Box(0, 0, *self.size))
         if not visible.area:
             return []
