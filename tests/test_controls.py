@@ -43,6 +43,19 @@ def test_one_dead_key_among_working_inputs_on_a_still_app() -> None:
     assert [f.message.split(":")[0] for f in controls.findings()] == ["key right never had an effect"]
 
 
+@pytest.mark.parametrize(("restart_keys", "dead"), [((), True), (("space",), False)])
+def test_a_key_that_starts_the_game_anew_is_not_judged_by_its_tries_during_play(restart_keys: tuple[str, ...],
+                                                                               dead: bool) -> None:
+    """Space starts a new game once this one is over: pressed during play, it rightly does nothing."""
+    board = Vocabulary(keys=("left", "right", "space"), restart_keys=restart_keys, sources=("game.py",))
+    controls = DeadControls(board)
+    for key in ("left", "right"):
+        tried(controls, Action.press(key), effect=True, moving=False, times=4)
+    for n in range(8):
+        controls.observe(step(n, "space", f"playing {n}", f"playing {n}"), judged=True, moving=False)
+    assert [f.message.split(":")[0] for f in controls.findings()] == (["key space never had an effect"] if dead else [])
+
+
 def test_a_direction_key_is_not_judged_before_it_was_tried_where_its_opposite_had_just_led() -> None:
     """A maze's Left does nothing in its whole first column (a wall): the way back after a Right is open."""
     controls = DeadControls(ARROWS)

@@ -282,6 +282,30 @@ def test_quit_keys(tmp_path: Path, code: str, quits: tuple[str, ...]) -> None:
     assert len(found.keys) + len(found.hotkeys) > len(quits)  # the others are keys, not quit keys
 
 
+def test_keys_whose_handler_starts_the_game_anew_are_restart_keys(tmp_path: Path) -> None:
+    """Space and Enter start a new game once this one is over (their branch calls restart()); the arrows move, and
+    a key that merely starts moving (start_moving()) is no restart key."""
+    found = source(tmp_path, """
+        import pygame
+        RESTART_KEYS = (pygame.K_SPACE, pygame.K_RETURN)
+        while True:
+            for event in pygame.event.get():
+                if event.type == pygame.KEYDOWN:
+                    if event.key == pygame.K_LEFT:
+                        game.start_moving(-1)
+                    elif event.key == pygame.K_RIGHT:
+                        game.start_moving(1)
+                    elif event.key in RESTART_KEYS and game.finished():
+                        game.restart()
+                    match event.key:
+                        case pygame.K_n:
+                            new_game()
+        """)
+    assert found.restart_keys == ("space", "enter", "n")
+    assert {"left", "right"} <= set(found.keys)
+    assert Vocabulary.from_dict(found.to_dict()).restart_keys == found.restart_keys
+
+
 # -- smaller pitfalls ---------------------------------------------------------------------------------------------
 
 

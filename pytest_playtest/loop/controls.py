@@ -187,6 +187,8 @@ class DeadControls:
                 continue
             if name.removeprefix("key ") in self.vocabulary.unshifted:  # an editor's Shift+G may be on purpose
                 continue
+            if self._restarts(name):
+                continue
             if self._opposite(name).effects and record.way_back < self.settings.way_back_tries:
                 continue
             if record.effects:
@@ -216,6 +218,11 @@ class DeadControls:
         others = _pooled(r for other, r in self.still.items() if other != name and other.startswith("key "))
         return (bool(others.tries) and record.effects <= RARE_EFFECTS * record.tries
                 and _trails(record, others, self.settings.dead_separation))
+
+    def _restarts(self, name: str) -> bool:
+        """Whether an input is a key that starts the game anew: it acts only where a game is over or not begun,
+        so its tries elsewhere say nothing (it is judged with the app's other keys as a whole only)."""
+        return name.startswith("key ") and name.removeprefix("key ") in self.vocabulary.restart_keys
 
     def _named(self, name: str) -> str:
         """An input's name in a finding; a letter the code binds only in upper case says so."""
@@ -252,6 +259,8 @@ class DeadControls:
         it, clearly."""
         found = []
         for name, record in siblings.items():
+            if self._restarts(name):
+                continue
             others = _pooled(r for other, r in siblings.items() if other != name)
             if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)
                     or others.effects < self.settings.dead_tries or self._dead(others, moving=True)

@@ -19,6 +19,8 @@ class Found:
     keys: dict[str, None] = field(default_factory=dict)
     hotkeys: dict[str, None] = field(default_factory=dict)
     quit_keys: dict[str, None] = field(default_factory=dict)
+    #: keys whose handler starts the game anew (``app.restart()``): they act only once a game is over or not begun
+    restart_keys: dict[str, None] = field(default_factory=dict)
     buttons: set[str] = field(default_factory=set)
     texts: dict[str, None] = field(default_factory=dict)
     quit_texts: dict[str, None] = field(default_factory=dict)

@@ -72,6 +72,7 @@ def _analyse(modules: list[Module], tables: Tables) -> Vocabulary:
     return Vocabulary.of_keys(
         tuple(found.keys),
         quit_keys=tuple(quit_keys),
+        restart_keys=tuple(k for k in found.restart_keys if k in found.keys and k not in quit_keys),
         hotkeys=tuple(found.hotkeys),
         buttons=tuple(b for b in BUTTON_ORDER if b in found.buttons),
         drags=found.drags,

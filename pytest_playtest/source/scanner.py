@@ -239,6 +239,8 @@ class Scanner(Visitor):
             self.visit(node.test)
         if keys and self.handler_exits(node.body):
             self.f.quit_keys.update(dict.fromkeys(keys))
+        if keys and starts_anew(node.body):
+            self.f.restart_keys.update(dict.fromkeys(keys))
         for statement in [*node.body, *node.orelse]:
             self.visit(statement)
 
@@ -252,6 +254,8 @@ class Scanner(Visitor):
                 self.add_key(key)
             if keys and self.handler_exits(case.body):
                 self.f.quit_keys.update(dict.fromkeys(keys))
+            if keys and starts_anew(case.body):
+                self.f.restart_keys.update(dict.fromkeys(keys))
             self.visit(case.pattern)
             if case.guard is not None:
                 self.visit(case.guard)
@@ -291,3 +295,15 @@ class Scanner(Visitor):
                     self.visit(arg)
                 return
         self.generic_visit(node)
+
+
+#: what a function that starts a game anew is called (lower case, without underscores: ``restart``, ``new_game``,
+#: ``startGame``); a key whose handler calls one acts only where a game is over or not begun
+_STARTS_ANEW = frozenset({"restart", "restartgame", "reset", "resetgame", "newgame", "start", "startgame", "startover",
+                          "begin", "playagain", "retry", "tryagain"})
+
+
+def starts_anew(body: Sequence[ast.AST]) -> bool:
+    """Whether a key's handler (an ``if`` body, a ``case``) calls a function named for starting the game anew."""
+    return any(isinstance(node, ast.Call) and ident(node.func).replace("_", "").lower() in _STARTS_ANEW
+               for statement in body for node in ast.walk(statement))
