@@ -16,6 +16,7 @@ from ..sights import SHOWN_DIFFERENCES, TILES, Golden, Sight, differences, run_d
 from ..trajectory import Step
 from ..verdict import Finding, Location
 from ..vision import Vision
+from .thresholds import REACHED_LATE
 from .web import WebPage
 
 
@@ -102,8 +103,10 @@ class Sights:
             return None
         theirs = [s for s in self.reference.trajectory.steps if s.index <= upto]
         ours = [s for s in self.steps if s.index <= upto]
-        ran = {line for step in ours for line in step.reached}
-        ran_there = {line for step in theirs for line in step.reached}
+        # a line the other run reached a step or two later may only have been streamed late
+        ran = {line for step in self.steps if step.index <= upto + REACHED_LATE for line in step.reached}
+        ran_there = {line for step in self.reference.trajectory.steps if step.index <= upto + REACHED_LATE
+                     for line in step.reached}
         for steps, other, what in ((ours, ran_there, "this run reached it, its golden run did not"),
                                    (theirs, ran, "its golden run reached it, this run did not")):
             first = next((line for step in steps for line in step.reached if line not in other), None)

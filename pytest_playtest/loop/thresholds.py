@@ -87,3 +87,6 @@ DOM_READ_TIMEOUT = 0.5
 DISABLED_CONTRAST = 100
 #: [percentiles] the grey levels a widget's ink, face and highlight are read at (a thin "−" inks 1 % of its button)
 DISABLED_PERCENTILES = (0.2, 50, 99.8)
+#: [steps] a line the other run first reached this many steps after a divergence still counts as reached before it
+#: when the two runs' code is compared: a step's lines may arrive on the coverage stream after the step has closed
+REACHED_LATE = 2
