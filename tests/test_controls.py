@@ -43,11 +43,13 @@ def test_one_dead_key_among_working_inputs_on_a_still_app() -> None:
     assert [f.message.split(":")[0] for f in controls.findings()] == ["key right never had an effect"]
 
 
-@pytest.mark.parametrize(("restart_keys", "dead"), [((), True), (("space",), False)])
-def test_a_key_that_starts_the_game_anew_is_not_judged_by_its_tries_during_play(restart_keys: tuple[str, ...],
-                                                                               dead: bool) -> None:
-    """Space starts a new game once this one is over: pressed during play, it rightly does nothing."""
-    board = Vocabulary(keys=("left", "right", "space"), restart_keys=restart_keys, sources=("game.py",))
+@pytest.mark.parametrize(("found", "dead"), [({}, True), ({"restart_keys": ("space",)}, False),
+                                             ({"option_keys": ("space",)}, False)])
+def test_a_key_that_acts_only_sometimes_is_not_judged_by_its_tries_during_play(found: dict[str, tuple[str, ...]],
+                                                                              dead: bool) -> None:
+    """Space starts a new game once this one is over, or is handled only when the app is started with an option:
+    pressed during play, it rightly does nothing."""
+    board = Vocabulary(keys=("left", "right", "space"), sources=("game.py",), **found)
     controls = DeadControls(board)
     for key in ("left", "right"):
         tried(controls, Action.press(key), effect=True, moving=False, times=4)

@@ -306,6 +306,36 @@ def test_keys_whose_handler_starts_the_game_anew_are_restart_keys(tmp_path: Path
     assert Vocabulary.from_dict(found.to_dict()).restart_keys == found.restart_keys
 
 
+def test_keys_handled_only_under_an_option_the_app_was_started_with_are_option_keys(tmp_path: Path) -> None:
+    """P pauses only when the app is started with --pausable, F1 only with DEBUG set, C only with args.cheats;
+    Space is bound under an option and again outside it, Right where no option is given and Down unless one is,
+    so they are keys of a plain run."""
+    found = source(tmp_path, """
+        import os, sys, argparse
+        import tkinter as tk
+        args = argparse.ArgumentParser().parse_args()
+        root = tk.Tk()
+        root.bind("<Left>", go)
+        root.bind("<space>", jump)
+        if "--pausable" in sys.argv:
+            root.bind("<KeyPress-p>", pause)
+            root.bind("<space>", jump)
+        if os.environ.get("DEBUG"):
+            root.bind("<F1>", dump)
+        if args.cheats:
+            root.bind("<c>", cheat)
+        elif len(root.winfo_children()) > 2:
+            root.bind("<Right>", go)
+        if "--no-arrows" not in sys.argv:
+            root.bind("<Down>", go)
+        else:
+            root.bind("<m>", mute)
+        """)
+    assert found.option_keys == ("p", "f1", "c", "m")
+    assert {"left", "space", "right", "down"} <= set(found.keys) - set(found.option_keys)
+    assert Vocabulary.from_dict(found.to_dict()).option_keys == found.option_keys
+
+
 # -- smaller pitfalls ---------------------------------------------------------------------------------------------
 
 

@@ -187,7 +187,7 @@ class DeadControls:
                 continue
             if name.removeprefix("key ") in self.vocabulary.unshifted:  # an editor's Shift+G may be on purpose
                 continue
-            if self._restarts(name):
+            if self._acts_only_sometimes(name):
                 continue
             if self._opposite(name).effects and record.way_back < self.settings.way_back_tries:
                 continue
@@ -219,10 +219,13 @@ class DeadControls:
         return (bool(others.tries) and record.effects <= RARE_EFFECTS * record.tries
                 and _trails(record, others, self.settings.dead_separation))
 
-    def _restarts(self, name: str) -> bool:
-        """Whether an input is a key that starts the game anew: it acts only where a game is over or not begun,
-        so its tries elsewhere say nothing (it is judged with the app's other keys as a whole only)."""
-        return name.startswith("key ") and name.removeprefix("key ") in self.vocabulary.restart_keys
+    def _acts_only_sometimes(self, name: str) -> bool:
+        """Whether an input is a key that acts only in some runs or states: one that starts the game anew (only
+        where a game is over or not begun), one the code handles only when the app is started with an option. Its
+        tries elsewhere say nothing; it is judged with the app's other keys as a whole only."""
+        key = name.removeprefix("key ")
+        vocabulary = self.vocabulary
+        return name.startswith("key ") and (key in vocabulary.restart_keys or key in vocabulary.option_keys)
 
     def _named(self, name: str) -> str:
         """An input's name in a finding; a letter the code binds only in upper case says so."""
@@ -259,7 +262,7 @@ class DeadControls:
         it, clearly."""
         found = []
         for name, record in siblings.items():
-            if self._restarts(name):
+            if self._acts_only_sometimes(name):
                 continue
             others = _pooled(r for other, r in siblings.items() if other != name)
             if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)

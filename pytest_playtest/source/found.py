@@ -21,6 +21,9 @@ class Found:
     quit_keys: dict[str, None] = field(default_factory=dict)
     #: keys whose handler starts the game anew (``app.restart()``): they act only once a game is over or not begun
     restart_keys: dict[str, None] = field(default_factory=dict)
+    #: keys handled under a test of the app's options (``if "--pausable" in sys.argv``), and those handled elsewhere
+    optioned: dict[str, None] = field(default_factory=dict)
+    unoptioned: set[str] = field(default_factory=set)
     buttons: set[str] = field(default_factory=set)
     texts: dict[str, None] = field(default_factory=dict)
     quit_texts: dict[str, None] = field(default_factory=dict)
@@ -31,8 +34,16 @@ class Found:
     #: where the code handles each input (``key left``, ``right click``): (file, line) places, first found first
     places: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
-    def key(self, name: str) -> None:
+    def key(self, name: str, *, optioned: bool = False) -> None:
         (self.hotkeys if is_hotkey(name) else self.keys)[name] = None
+        if optioned:
+            self.optioned[name] = None
+        else:
+            self.unoptioned.add(name)
+
+    def option_keys(self) -> list[str]:
+        """Keys the code handles only where an option the app was started with says so."""
+        return [key for key in self.optioned if key in self.keys and key not in self.unoptioned]
 
     def place(self, handled: str, file: str, line: int) -> None:
         """The code handles ``handled`` (an input's name) at this line of this file."""

@@ -73,6 +73,7 @@ def _analyse(modules: list[Module], tables: Tables) -> Vocabulary:
         tuple(found.keys),
         quit_keys=tuple(quit_keys),
         restart_keys=tuple(k for k in found.restart_keys if k in found.keys and k not in quit_keys),
+        option_keys=tuple(found.option_keys()),
         hotkeys=tuple(found.hotkeys),
         buttons=tuple(b for b in BUTTON_ORDER if b in found.buttons),
         drags=found.drags,

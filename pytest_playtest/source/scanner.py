@@ -35,6 +35,7 @@ class Scanner(Visitor):
         self.loops: list[list[ast.AST]] = [[]]
         self.where: list[HandlerPlace] = [HandlerPlace(False, None, module.name)]
         self.suppress = 0
+        self.optioned = 0  # inside a branch on the app's command line or environment
         self.accumulating = 0  # inside `x += ...`, `a + b`, `.append(...)`, `.insert(...)`
         self.clicks = self.down = self.up = self.button_compared = False
         self.line = 1  # the line of the node being visited: where an input found now is handled
@@ -58,7 +59,7 @@ class Scanner(Visitor):
 
     def add_key(self, name: str | None) -> None:
         if name and not self.suppress:
-            self.f.key(name)
+            self.f.key(name, optioned=bool(self.optioned))
             self.f.place(f"key {name}", self.m.name, self.line)
 
     # -- scopes
@@ -241,8 +242,12 @@ class Scanner(Visitor):
             self.f.quit_keys.update(dict.fromkeys(keys))
         if keys and starts_anew(node.body):
             self.f.restart_keys.update(dict.fromkeys(keys))
+        optional = node.orelse if _negated(node.test) else node.body
+        optioned = reads_options(node.test)
         for statement in [*node.body, *node.orelse]:
+            self.optioned += optioned and statement in optional
             self.visit(statement)
+            self.optioned -= optioned and statement in optional
 
     def visit_Match(self, node: ast.Match) -> None:
         kind = self.keys.kind(node.subject)
@@ -307,3 +312,28 @@ def starts_anew(body: Sequence[ast.AST]) -> bool:
     """Whether a key's handler (an ``if`` body, a ``case``) calls a function named for starting the game anew."""
     return any(isinstance(node, ast.Call) and ident(node.func).replace("_", "").lower() in _STARTS_ANEW
                for statement in body for node in ast.walk(statement))
+
+
+#: where a program reads how it was started: ``sys.argv``, ``os.environ``, ``os.getenv``, argparse's ``args.x``
+_OPTIONS = frozenset({"argv", "environ", "getenv"})
+_PARSED = frozenset({"args", "options", "opts"})
+
+
+def reads_options(test: ast.expr) -> bool:
+    """Whether an ``if`` test reads the app's command line or environment: what the branch an option opens binds
+    is bound only when the app is started so (a pause key behind ``--pausable``, a cheat key behind ``DEBUG=1``);
+    the other branch is what a plain start runs."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name | ast.Attribute) and ident(node) in _OPTIONS:
+            return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _PARSED:
+            return True
+    return False
+
+
+def _negated(test: ast.expr) -> bool:
+    """Whether a test holds when something is absent (``not x``, ``"--flag" not in argv``): its ``else`` is the
+    branch an option opens."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return True
+    return isinstance(test, ast.Compare) and all(isinstance(op, ast.NotIn) for op in test.ops)

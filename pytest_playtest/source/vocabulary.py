@@ -22,6 +22,9 @@ class Vocabulary:
     #: keys whose handler starts the game anew (a restart, a new game): they act only where a game is over or not
     #: begun, so doing nothing elsewhere says nothing about them
     restart_keys: tuple[str, ...] = ()
+    #: keys the code handles only when the app is started with an option (``if "--pausable" in sys.argv``, an
+    #: environment variable): on a run without it they may do nothing by design
+    option_keys: tuple[str, ...] = ()
     buttons: tuple[str, ...] = ()
     drags: bool = False
     pointer: bool = False
@@ -69,7 +72,7 @@ class Vocabulary:
     def to_dict(self) -> dict[str, Any]:
         return {
             "keys": list(self.keys), "quit_keys": list(self.quit_keys), "hotkeys": list(self.hotkeys),
-            "restart_keys": list(self.restart_keys),
+            "restart_keys": list(self.restart_keys), "option_keys": list(self.option_keys),
             "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
             "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
             "sound": self.sound, "sources": list(self.sources), "unshifted": list(self.unshifted),
@@ -83,7 +86,7 @@ class Vocabulary:
 
         return cls(
             keys=strings("keys"), quit_keys=strings("quit_keys"), hotkeys=strings("hotkeys"),
-            restart_keys=strings("restart_keys"),
+            restart_keys=strings("restart_keys"), option_keys=strings("option_keys"),
             buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
             texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
             sound=bool(data.get("sound")), sources=strings("sources"), unshifted=strings("unshifted"),
