@@ -85,6 +85,28 @@ def test_waking_a_window_that_is_gone_prints_nothing(display: Display, launch,
     assert "X protocol error" not in capfd.readouterr().err
 
 
+def test_a_menu_dropped_from_the_menu_bar_is_no_dialog(display: Display, launch, tmp_path: Path) -> None:
+    """A Tk menu is a top-level window of its own while it is down; answering it with Enter would choose an
+    item (turtledemo's Fontsize menu, its label then counted as a dead button in ever new states)."""
+    app_file = tmp_path / "menu_app.py"
+    app_file.write_text(
+        "import tkinter as tk\n"
+        "root = tk.Tk()\nroot.geometry('300x200+0+0')\n"
+        "bar = tk.Menu(root)\nsizes = tk.Menu(bar, tearoff=0)\n"
+        "sizes.add_command(label='Bigger', command=lambda: print('chosen', flush=True))\n"
+        "bar.add_cascade(label='Size', menu=sizes)\nroot.config(menu=bar)\n"
+        "root.after(300, lambda: (sizes.post(20, 40), print('posted', flush=True)))\n"
+        "root.mainloop()\n")
+    app = launch([sys.executable, str(app_file)])
+    assert app.wait_for_output("posted", timeout=10)
+    deadline = time.monotonic() + 5
+    while len(app.window.top_level()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(app.window.top_level()) == 2, "the menu never came down"
+    assert app.dialog() is None
+    assert "chosen" not in app.text_output("stdout")
+
+
 def test_difference_counts_every_pixel_with_any_channel_changed() -> None:
     """The fast paths (equal frames, channels OR-ed) find what a plain any-channel comparison finds."""
     before = np.random.default_rng(0).integers(0, 256, (60, 80, 3), dtype=np.uint8)

@@ -45,6 +45,16 @@ def _title(window: Any) -> str:
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name or "")
 
 
+def _popup(window: Any) -> bool:
+    """Whether a window is one the app places itself, past any window manager (override-redirect)."""
+    from Xlib.error import XError
+
+    try:
+        return bool(window.get_attributes().override_redirect)
+    except XError:
+        return True  # (gone while we looked: nothing to answer)
+
+
 @dataclass(frozen=True)
 class Geometry:
     """The window's client area in root (screen) coordinates."""
@@ -140,11 +150,13 @@ class AppWindow:
 
     def dialog(self) -> Dialog | None:
         """A second top-level window the app shows over its own (a message box, a "Play again?" question):
-        the largest one that is not the adopted window; None when there is none."""
+        the largest one that is not the adopted window; None when there is none. A popup the app places itself
+        (override-redirect: a menu dropped from its menu bar, a tooltip, a combobox's list) is no dialog: Enter
+        there would choose a menu item."""
         if self._window is None:
             return None
         try:
-            others = [w for w in self.top_level() if w.id != self._window.id]
+            others = [w for w in self.top_level() if w.id != self._window.id and not _popup(w)]
         except AppError:
             return None
         if not others:
