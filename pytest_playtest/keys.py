@@ -23,12 +23,17 @@ OPPOSITE: dict[str, str] = {
     for a, b in ((one, other), (other, one))
 }
 MOVEMENT_KEYS = frozenset(OPPOSITE)
-#: The way each movement key moves (arrows, WASD and vi's hjkl are three spellings of four directions): a key
-#: that undoes a move is any key of the opposite direction (D undoes Left as Right does).
-DIRECTION: dict[str, str] = {
-    key: way for way, keys in (("left", "a h"), ("right", "d l"), ("up", "w k"), ("down", "s j"))
-    for key in (way, *keys.split())
+#: Arrows, WASD and vi's hjkl: three spellings of four directions, each as direction -> key.
+SPELLINGS: dict[str, dict[str, str]] = {
+    "arrows": {"left": "left", "right": "right", "up": "up", "down": "down"},
+    "WASD": {"left": "a", "right": "d", "up": "w", "down": "s"},
+    "hjkl": {"left": "h", "right": "l", "up": "k", "down": "j"},
 }
+#: The spelling a movement key belongs to.
+SPELLING_OF: dict[str, str] = {key: name for name, spelling in SPELLINGS.items() for key in spelling.values()}
+#: The way each movement key moves: a key that undoes a move is any key of the opposite direction (D undoes Left
+#: as Right does).
+DIRECTION: dict[str, str] = {key: way for spelling in SPELLINGS.values() for way, key in spelling.items()}
 #: Other spellings an action may use for those keys.
 SYNONYMS: dict[str, str] = {
     "return": "enter", "esc": "escape", "del": "delete", "pgup": "pageup", "pgdn": "pagedown",

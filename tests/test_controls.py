@@ -58,6 +58,23 @@ def test_a_key_that_acts_only_sometimes_is_not_judged_by_its_tries_during_play(f
     assert [f.message.split(":")[0] for f in controls.findings()] == (["key space never had an effect"] if dead else [])
 
 
+def test_an_implied_arrow_that_never_worked_is_named_as_a_player_presses_it() -> None:
+    """The code handles Up, Right, Down and all of WASD; Left, which it lacks, did nothing where Right had just
+    moved the board."""
+    board = Vocabulary.of_keys(("up", "right", "down", "w", "a", "s", "d"), sources=("game.js",))
+    controls = DeadControls(board)
+    for key in ("up", "down", "a", "d", "w", "s"):
+        tried(controls, Action.press(key), effect=True, moving=False, times=2)
+    for n in range(8):
+        if n < 4:
+            controls.observe(step(n, "right", f"before {n}", f"moved {n}"), judged=True, moving=False)
+        where = f"moved {n}" if n < 2 else f"elsewhere {n}"
+        controls.observe(step(n, "left", where, where), judged=True, moving=False)
+    [finding] = controls.findings()
+    assert finding.message.startswith("key left (as a player presses it: the code handles the other arrows and "
+                                      "moves left with a) never had an effect"), finding.message
+
+
 def test_a_direction_key_is_not_judged_before_it_was_tried_where_its_opposite_had_just_led() -> None:
     """A maze's Left does nothing in its whole first column (a wall): the way back after a Right is open."""
     controls = DeadControls(ARROWS)

@@ -33,6 +33,25 @@ def test_an_upper_case_key_is_also_pressed_without_shift(tmp_path: Path) -> None
     assert vocabulary.keys == ("R", "r") and vocabulary.unshifted == ("r",)
 
 
+def test_the_arrow_a_keymap_lacks_is_pressed_when_its_other_arrows_and_wasd_are_handled(tmp_path: Path) -> None:
+    """Left's key code is mistyped (73, the I key): a player of a game moved by Up, Right, Down and by all of WASD
+    presses Left too. Letters are not inferred (IJKL's J is left, hjkl's is down), nor an arrow without a whole
+    other spelling beside (a runner may go right and jump, and never go left)."""
+    (tmp_path / "index.html").write_text("""<script>
+    var map = {38: 0, 39: 1, 40: 2, 73: 3, 87: 0, 68: 1, 83: 2, 65: 3, 75: 0, 76: 1, 74: 2};
+    document.addEventListener('keydown', function (event) { move(map[event.which]); });
+    </script>""")
+    vocabulary = scan_web_app(tmp_path)
+    assert vocabulary.implied == ("left",) and vocabulary.keys[-1] == "left"
+    assert vocabulary.handled_at("key left") == vocabulary.handled_at("key up")
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    (runner / "index.html").write_text("""<script>
+    onkeydown = (e) => { if (e.key === 'ArrowRight') run(); if (e.key === 'ArrowUp') jump();
+                         if (e.key === 'ArrowDown') duck(); if (e.key === 'a') attack(); };</script>""")
+    assert scan_web_app(runner).implied == ()
+
+
 def test_typescript_key_tables_and_clicks(tmp_path: Path) -> None:
     (tmp_path / "app.ts").write_text("""
 const moves: Record<string, number> = { ArrowUp: -1, ArrowDown: 1 };

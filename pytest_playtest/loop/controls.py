@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..geometry import Box
-from ..keys import DIRECTION, OPPOSITE
+from ..keys import DIRECTION, OPPOSITE, SPELLING_OF
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
@@ -228,10 +228,16 @@ class DeadControls:
         return name.startswith("key ") and (key in vocabulary.restart_keys or key in vocabulary.option_keys)
 
     def _named(self, name: str) -> str:
-        """An input's name in a finding; a letter the code binds only in upper case says so."""
+        """An input's name in a finding; a letter the code binds only in upper case, or a movement key the code's
+        other keys imply, says so."""
         key = name.removeprefix("key ")
         if key in self.vocabulary.unshifted:
             return f"{name} (as a player presses it: the code binds only {key.upper()!r}, which takes Shift)"
+        if key in self.vocabulary.implied:
+            way = DIRECTION[key]
+            spelled = [other for other in self.vocabulary.keys if DIRECTION.get(other) == way and other != key]
+            return (f"{name} (as a player presses it: the code handles the other {SPELLING_OF[key]} and moves {way} "
+                    f"with {', '.join(spelled)})")
         return name
 
     def _opposite(self, name: str) -> ControlRecord:

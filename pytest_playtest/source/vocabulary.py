@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..keys import SPELLING_OF, SPELLINGS
+
 # -- the result ---------------------------------------------------------------------------------------------
 
 #: an app taking this many letter or digit keys is played by typing
@@ -37,6 +39,10 @@ class Vocabulary:
     #: letter keys a player presses (without Shift) that the code binds only in upper case (a Tk keysym or a
     #: turtle key ``"S"`` is Shift+S): they are in ``keys``, tried the way a player presses them
     unshifted: tuple[str, ...] = ()
+    #: an arrow the code does not handle but a player presses: the one arrow missing where the code handles the
+    #: other three and another spelling of the four directions whole (Left where Up, Right, Down and all of WASD
+    #: are handled); in ``keys``
+    implied: tuple[str, ...] = ()
     #: where the code handles each input: (input, file, line), the input named as the dead-control check names
     #: it (``key left``, ``right click``), the file relative to the folder read, first place first
     handlers: tuple[tuple[str, str, int], ...] = ()
@@ -45,8 +51,11 @@ class Vocabulary:
         """The places (file, line) where the code handles an input (``key left``; an unshifted letter is handled
         where its upper case is)."""
         key = name.removeprefix("key ")
-        wanted = {name, f"key {key.upper()}"} if key in self.unshifted else {name}
-        return [(file, line) for handled, file, line in self.handlers if handled in wanted]
+        if key in self.implied:  # (handled nowhere: where its spelling's other keys are)
+            wanted = {f"key {other}" for other in SPELLINGS[SPELLING_OF[key]].values()}
+        else:
+            wanted = {name, f"key {key.upper()}"} if key in self.unshifted else {name}
+        return list(dict.fromkeys((file, line) for handled, file, line in self.handlers if handled in wanted))
 
     @property
     def is_empty(self) -> bool:
@@ -76,7 +85,7 @@ class Vocabulary:
             "buttons": list(self.buttons), "drags": self.drags, "pointer": self.pointer,
             "texts": list(self.texts), "quit_texts": list(self.quit_texts), "typing": self.typing,
             "sound": self.sound, "sources": list(self.sources), "unshifted": list(self.unshifted),
-            "handlers": [list(place) for place in self.handlers],
+            "implied": list(self.implied), "handlers": [list(place) for place in self.handlers],
         }
 
     @classmethod
@@ -90,6 +99,7 @@ class Vocabulary:
             buttons=strings("buttons"), drags=bool(data.get("drags")), pointer=bool(data.get("pointer")),
             texts=strings("texts"), quit_texts=strings("quit_texts"), typing=bool(data.get("typing")),
             sound=bool(data.get("sound")), sources=strings("sources"), unshifted=strings("unshifted"),
+            implied=strings("implied"),
             handlers=tuple((str(name), str(file), int(line)) for name, file, line in data.get("handlers", ())),
         )
 
@@ -97,7 +107,8 @@ class Vocabulary:
     def of_keys(cls, keys: Sequence[str], **found: Any) -> Vocabulary:
         """The vocabulary of an app handling these ``keys`` (and what else was ``found``). A person presses a
         letter key without Shift: a letter the code binds only in upper case is pressed so too, next to its
-        upper case (a game's "S" that only Shift+S reaches is a dead key to its players)."""
+        upper case (a game's "S" that only Shift+S reaches is a dead key to its players). A person also presses
+        the arrow a game's other arrows and its WASD imply (``implied``)."""
         played: list[str] = []
         unshifted = []
         for key in keys:
@@ -106,7 +117,8 @@ class Vocabulary:
             if len(key) == 1 and key.isascii() and key.isupper() and lower not in keys:
                 played.append(lower)
                 unshifted.append(lower)
-        return cls(keys=tuple(played), unshifted=tuple(unshifted), **found)
+        implied = _implied(played)
+        return cls(keys=(*played, *implied), unshifted=tuple(unshifted), implied=implied, **found)
 
     def describe(self, limit: int = 40) -> str:
         """One paragraph for an LLM prompt."""
@@ -139,3 +151,15 @@ class Vocabulary:
         if self.typing:
             parts.append("typed text (text fields or typed characters)")
         return "Inputs the code handles: " + "; ".join(parts) + "."
+
+
+def _implied(keys: Sequence[str]) -> tuple[str, ...]:
+    """The arrow a player expects from the keys handled: the one arrow the code lacks, when it handles the other
+    three and a whole other spelling of the four directions (a keymap of Up, Right, Down and all of WASD, its
+    Left arrow's code mistyped: a player presses Left and sees nothing). Only an arrow is inferred: letters
+    spell directions in more ways than one (IJKL's J is left, hjkl's is down)."""
+    handled = set(keys)
+    arrows = SPELLINGS["arrows"].values()
+    missing = [key for key in arrows if key not in handled]
+    whole = any(handled >= set(spelling.values()) for name, spelling in SPELLINGS.items() if name != "arrows")
+    return tuple(missing) if len(missing) == 1 and whole else ()
