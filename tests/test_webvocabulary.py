@@ -38,11 +38,12 @@ def test_the_arrow_a_keymap_lacks_is_pressed_when_its_other_arrows_and_wasd_are_
     presses Left too. Letters are not inferred (IJKL's J is left, hjkl's is down), nor an arrow without a whole
     other spelling beside (a runner may go right and jump, and never go left)."""
     (tmp_path / "index.html").write_text("""<script>
-    var map = {38: 0, 39: 1, 40: 2, 73: 3, 87: 0, 68: 1, 83: 2, 65: 3, 75: 0, 76: 1, 74: 2};
+    var map = {38: 0, 39: 1, 40: 2, 73: 3, 87: 0, 68: 1, 83: 2, 65: 3, 75: 0, 76: 1, 74: 2, 72: 3, 82: 4};
     document.addEventListener('keydown', function (event) { move(map[event.which]); });
     </script>""")
     vocabulary = scan_web_app(tmp_path)
     assert vocabulary.implied == ("left",) and vocabulary.keys[-1] == "left"
+    assert not vocabulary.types_characters  # (I, R, WASD and hjkl make ten letters: a game moved by them)
     assert vocabulary.handled_at("key left") == vocabulary.handled_at("key up")
     runner = tmp_path / "runner"
     runner.mkdir()
