@@ -70,14 +70,12 @@ class Vocabulary:
     @property
     def types_characters(self) -> bool:
         """The app takes many letter or digit keys (a typing game, a word puzzle): it is played by typing what
-        it shows, and each of those keys matters only while its character is shown. In a game moved by its arrows
-        (three of them or all), letters that spell the four directions whole (WASD, hjkl) move it too and are
-        not counted."""
+        it shows, and each of those keys matters only while its character is shown. In a game moved by its four
+        arrows (an implied one counting), letters that spell the four directions whole (WASD, hjkl) move it too
+        and are not counted."""
         handled = set(self.keys)
-        arrows = SPELLINGS["arrows"].values()
-        # (in a game moved by its arrows, a whole WASD or hjkl moves it too: no one types them there)
         steering = {key for spelling in SPELLINGS.values() if set(spelling.values()) <= handled
-                    for key in spelling.values()} if len(handled.intersection(arrows)) >= len(arrows) - 1 else set()
+                    for key in spelling.values()} if handled >= set(SPELLINGS["arrows"].values()) else set()
         typed = [key for key in self.safe_keys
                  if len(key) == 1 and key.isalnum() and key not in self.unshifted and key not in steering]
         return len(typed) >= MANY_CHARACTER_KEYS
