@@ -33,16 +33,17 @@ def test_hang_after_a_key_is_a_freeze(play: Play) -> None:
     assert verdict.kinds() == ["freeze"], verdict.summary()
 
 
-@pytest.mark.parametrize(("app", "lines"), [
-    ([sys.executable, PYGAME_TOY, "--on-key", "hang"], ("while True:", "pass")),
-    ([sys.executable, TK_TOY, "--hang"], ("while count < target:", "count += step")),
+@pytest.mark.parametrize(("app", "loop", "body"), [
+    ([sys.executable, PYGAME_TOY, "--on-key", "hang"], "while True:", "pass"),  # not the game's own main loop
+    ([sys.executable, TK_TOY, "--hang"], "while count < target:", "count += step"),
 ])
-def test_a_freeze_names_the_line_the_app_loops_on(app: list[str], lines: tuple[str, ...], play: Play) -> None:
+def test_a_freeze_names_the_loop_that_never_ends(app: list[str], loop: str, body: str, play: Play) -> None:
     verdict = play(app=app).verdict
     freeze = verdict.first("freeze")
     assert freeze is not None, verdict.summary()
     assert freeze.location is not None and freeze.location.how == "stack", verdict.summary()
-    assert freeze.location.file == Path(app[1]).name and freeze.location.text in lines, freeze.location
+    assert (freeze.location.file, freeze.location.text) == (Path(app[1]).name, loop), freeze.location
+    assert Path(app[1]).read_text().splitlines()[freeze.location.line].strip() == body, freeze.location
 
 
 def test_a_crash_and_an_exception_name_the_line_that_raised(play: Play) -> None:

@@ -16,7 +16,7 @@ from pytest_playtest.expect import text
 from pytest_playtest.loop.locating import Locator
 from pytest_playtest.repair.diagnosis import Diagnosis
 from pytest_playtest.reporting import verdict_properties
-from pytest_playtest.runtime.stacks import StackDumps, stuck_frame
+from pytest_playtest.runtime.stacks import StackDumps, stuck_at
 from pytest_playtest.runtime.tracebacks import located, raised_at
 from pytest_playtest.source import Vocabulary, scan_app
 from pytest_playtest.source.producers import longest_word, producer
@@ -68,12 +68,62 @@ def test_a_frozen_python_app_names_the_line_it_loops_on(spinner: tuple[Path, Pat
     finally:
         process.kill()
     assert dump is not None and "game.py" in dump
-    frame = stuck_frame(dump, app.parent)
-    assert frame is not None
-    location = located(frame, app.parent, "stack")
-    assert (location.file, location.function) == ("game.py", "spin")
-    assert location.line in (7, 8) and location.text in ("while done < limit:", "time.sleep(0.001)")
+    stuck = stuck_at([dump], app.parent)
+    assert stuck is not None and stuck.loop
+    location = located(stuck.frame, app.parent, "stack")
+    assert (location.file, location.line, location.function) == ("game.py", 6, "spin")
+    assert location.text == "while done < limit:" and stuck.sampled.line in (6, 7)
     assert "> " in location.excerpt and "def spin(limit):" in location.excerpt
+
+
+CALLER_LOOPS = """\
+import random
+
+
+def place(limit):
+    tries = 0
+    while tries < limit:
+        tries += 1
+    return random.randint(0, 9)
+
+
+def respawn(apple, head):
+    while apple == head:
+        place(3)
+    return apple
+
+
+def main():
+    for _ in range(3):
+        respawn(1, 1)
+
+
+main()
+"""
+
+
+def _dump(app: Path, *frames: tuple[int, str]) -> str:
+    """A faulthandler dump of the main thread (innermost first): a library frame over the app's frames."""
+    lines = ["Current thread 0x00007f0000000000 (most recent call first):",
+             '  File "/usr/lib/python3.11/random.py", line 317 in randrange']
+    lines += [f'  File "{app}", line {line} in {function}' for line, function in frames]
+    return "\n".join(lines + [f'  File "{app}", line 22 in <module>'])
+
+
+def test_a_hang_is_named_by_the_endless_loop_both_samples_of_the_stack_share(tmp_path: Path) -> None:
+    app = tmp_path / "game.py"
+    app.write_text(CALLER_LOOPS)
+    in_bounded_loop = _dump(app, (7, "place"), (13, "respawn"), (19, "main"))
+    after_it = _dump(app, (8, "place"), (13, "respawn"), (19, "main"))
+    stuck = stuck_at([in_bounded_loop, after_it], tmp_path)
+    assert stuck is not None and stuck.loop
+    assert (stuck.frame.line, stuck.frame.function, stuck.sampled.line) == (12, "respawn", 7)
+    # one sample cannot tell the bounded loop it caught from the endless one: the innermost is named
+    alone = stuck_at([in_bounded_loop], tmp_path)
+    assert alone is not None and (alone.frame.line, alone.frame.function) == (6, "place")
+    # a stack in no loop of the app's (a `for` over a range ends) names the innermost frame of its code
+    no_loop = stuck_at([_dump(app, (19, "main"))], tmp_path)
+    assert no_loop is not None and not no_loop.loop and no_loop.frame.line == 19
 
 
 def test_an_app_whose_hook_did_not_arm_is_never_signalled(spinner: tuple[Path, Path]) -> None:

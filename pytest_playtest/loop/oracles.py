@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..runtime.procfs import cpu_seconds, process_state
-from ..runtime.stacks import StackDumps, stuck_frame
+from ..runtime.stacks import SAMPLE_GAP, StackDumps, stuck_at
 from ..runtime.tracebacks import has_traceback, last_exception_line, located, raised_at, split_tracebacks
 from ..verdict import Finding, Location
 from .expectations import ExpectationTracker
@@ -376,14 +376,25 @@ class Oracles:
         return raised_at(block, self.root) if self.root is not None else None
 
     def _stuck_at(self) -> Location | None:
-        """Where the frozen app is stuck: the innermost frame of its own code in the stack dump its start-up hook
-        writes on a signal (a Python app's; the wait is bounded, and no dump means no location)."""
+        """Where the frozen app is stuck: the endless loop of its own code that two samples of its stack share
+        (its start-up hook dumps them on a signal; the wait is bounded, and no dump means no location)."""
         stacks = self._stacks(self.app)
         if stacks is None or self.root is None:
             return None
-        dump = stacks.dump(self.app.pid)
-        frame = stuck_frame(dump, self.root) if dump else None
-        return located(frame, self.root, "stack") if frame is not None else None
+        first = stacks.dump(self.app.pid)
+        if not first:
+            return None
+        time.sleep(SAMPLE_GAP)
+        second = stacks.dump(self.app.pid)
+        stuck = stuck_at([first, second] if second else [first], self.root)
+        if stuck is None:
+            return None
+        location = located(stuck.frame, self.root, "stack")
+        if stuck.loop and stuck.sampled != stuck.frame:
+            sampled = located(stuck.sampled, self.root, "stack")
+            location.detail = (f"a loop that never ends; its stack was sampled in {sampled.function} at "
+                               f"{sampled.file}:{sampled.line}")
+        return location
 
 
 def _after_popup(previous: Step | None) -> bool:

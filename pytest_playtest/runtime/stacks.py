@@ -1,5 +1,11 @@
 """Where a frozen Python app is stuck: the stacks of its threads, dumped on a signal, read by the tester.
 
+A hang is a loop that never ends, and one stack shows only where that loop happened to be: often inside a
+function the loop calls, or the standard library's. So the tester samples the stack twice and names the
+innermost ``while`` loop of the app's code that encloses a frame of both samples (a bounded loop in a function
+the endless one calls is left between the samples; the endless one never is); with no such loop, the innermost
+frame of the app's code in the first sample.
+
 The app's start-up hook (``seeding/sitecustomize.py``, the one that seeds its randomness) arms
 ``faulthandler`` on ``STACK_SIGNAL`` when ``PLAYTEST_STACKS`` names a file, and writes ``ARMED`` there. The
 dump is written by faulthandler's C handler, at once, whatever the app's Python code is doing (a ``while`` that
@@ -9,9 +15,12 @@ process it would be fatal. The wait for the dump is bounded: a launch that does 
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .tracebacks import Frame, frames_of, is_own
@@ -24,6 +33,8 @@ ARMED = "playtest: stack dumps armed"
 STACKS_ENV, SIGNAL_ENV = "PLAYTEST_STACKS", "PLAYTEST_STACK_SIGNAL"
 #: [s] how long a dump may take to appear, and how long it must stay the same to be whole
 DUMP_WAIT, DUMP_STILL = 1.0, 0.05
+#: [s] between the two samples of a frozen app's stack: long enough for a bounded inner loop to end
+SAMPLE_GAP = 0.1
 THREAD_HEADER = ("Thread 0x", "Current thread 0x")
 
 
@@ -81,12 +92,70 @@ def threads(text: str) -> list[list[Frame]]:
     return [frames_of(lines, innermost_first=True) for lines in stacks]
 
 
-def stuck_frame(text: str, root: Path) -> Frame | None:
-    """The innermost frame of the app's own code in the thread that runs the app's script (its outermost own
-    frame is module code: the GUI's main loop was called from there), else in the first thread that runs any
-    of the app's code."""
+def own_stack(text: str, root: Path) -> list[Frame]:
+    """The frames of the app's own code, innermost first, in the thread that runs the app's script (its
+    outermost own frame is module code: the GUI's main loop was called from there), else in the first thread
+    that runs any of the app's code."""
     owned = [[frame for frame in stack if is_own(frame.file, root)] for stack in threads(text)]
     owned = [stack for stack in owned if stack]
     main = next((stack for stack in owned if stack[-1].function == "<module>"), None)
-    chosen = main or (owned[0] if owned else None)
-    return chosen[0] if chosen else None
+    return main or (owned[0] if owned else [])
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """Where a frozen app is stuck: ``frame`` names the endless loop's header when one was found (``loop``),
+    else the innermost frame of the app's code; ``sampled`` is that innermost frame."""
+
+    frame: Frame
+    sampled: Frame
+    loop: bool
+
+
+def stuck_at(dumps: Sequence[str], root: Path) -> Stuck | None:
+    """Where the app is stuck, from one or more samples of its stack (see the module's docstring)."""
+    stacks = [own_stack(text, root) for text in dumps]
+    if not stacks or not stacks[0]:
+        return None
+    sampled = stacks[0][0]
+    trees: dict[str, ast.Module | None] = {}
+    loops = [_loops_of(stack, root, trees) for stack in stacks if stack]
+    common = next((loop for loop in loops[0] if all(loop in other for other in loops[1:])), None)
+    return Stuck(common or sampled, sampled, common is not None)
+
+
+def _loops_of(stack: Sequence[Frame], root: Path, trees: dict[str, ast.Module | None]) -> list[Frame]:
+    """The ``while`` loops enclosing each frame of a stack, innermost first, each as a frame at its header."""
+    loops = []
+    for frame in stack:
+        path = frame.file if Path(frame.file).is_absolute() else str(root / frame.file)
+        if path not in trees:
+            trees[path] = _parsed(path)
+        tree = trees[path]
+        headers = enclosing_whiles(tree, frame.line) if tree is not None else []
+        loops += [Frame(frame.file, header, frame.function) for header in headers]
+    return loops
+
+
+def _parsed(path: str) -> ast.Module | None:
+    try:
+        return ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def enclosing_whiles(tree: ast.Module, line: int) -> list[int]:
+    """The header lines of the ``while`` loops around line ``line`` of a module, innermost first, within the
+    function that holds the line (a loop of an outer function does not run inside a nested one)."""
+    headers: list[int] = []
+    node: ast.AST = tree
+    while True:
+        inside = next((child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)
+                       and child.lineno <= line <= (child.end_lineno or child.lineno)), None)
+        if inside is None:
+            return headers[::-1]
+        if isinstance(inside, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            headers = []
+        elif isinstance(inside, ast.While):
+            headers.append(inside.lineno)
+        node = inside
