@@ -208,6 +208,82 @@ root.mainloop()
 """
 
 
+TURTLE_GAME = """\
+from turtle import onkey, onscreenclick, listen, done
+
+paddles = [0, 0]
+
+
+def move(player, change):
+    paddles[player] += change
+
+
+def tap(x, y):
+    column = int(x // 10)
+    paddles[0] = column
+
+
+onkey(lambda: move(0, 20), "w")
+onkey(lambda: move(0, -20), "s")
+onkey(lambda: move(1, 20), "i")
+onkey(lambda: move(1, -20), "k")
+onscreenclick(tap)
+listen()
+done()
+"""
+
+
+@pytest.fixture
+def turtle_game(tmp_path: Path) -> tuple[Path, Vocabulary]:
+    (tmp_path / "game.py").write_text(TURTLE_GAME)
+    return tmp_path, scan_app(str(tmp_path / "game.py"), tmp_path)
+
+
+def test_a_dead_click_points_at_the_function_bound_to_it(turtle_game: tuple[Path, Vocabulary]) -> None:
+    root, vocabulary = turtle_game
+    assert vocabulary.handled_at("left click") == [("game.py", 10), ("game.py", 19)]
+    location = Locator(root, vocabulary).handled("left click")
+    assert location is not None and (location.line, location.text) == (10, "def tap(x, y):")
+    assert "game.py:19" in location.detail
+
+
+def test_one_dead_key_points_at_its_own_binding_and_all_of_them_at_the_function_they_share(
+        turtle_game: tuple[Path, Vocabulary]) -> None:
+    root, vocabulary = turtle_game
+    locator = Locator(root, vocabulary)
+    one = locator.handled("key s")
+    assert one is not None and (one.line, one.text) == (16, 'onkey(lambda: move(0, -20), "s")')
+    every = locator.handled("key w", "key s", "key i", "key k")
+    assert every is not None and (every.line, every.text) == (6, "def move(player, change):")
+
+
+def test_a_bound_function_that_never_ran_yields_to_the_binding(turtle_game: tuple[Path, Vocabulary]) -> None:
+    root, vocabulary = turtle_game
+    locator = Locator(root, vocabulary)
+    locator.reached = {"game.py": frozenset({1, 3, 6, 10, 15, 16, 17, 18, 19, 20, 21})}  # no body ran
+    every = locator.handled("key w", "key s", "key i", "key k")
+    assert every is not None and every.line == 15 and "game.py:6 never ran" in every.detail
+    locator.reached = {"game.py": frozenset({7, 11, 12})}
+    click = locator.handled("left click")
+    assert click is not None and click.line == 10 and click.detail.endswith("the function bound to it ran")
+
+
+def test_a_handler_made_by_a_factory_is_the_function_its_lambda_calls(tmp_path: Path) -> None:
+    (tmp_path / "board.py").write_text(
+        "import tkinter as tk\n\n\nclass Board:\n"
+        "    def __init__(self, root):\n"
+        "        for x in range(3):\n"
+        "            button = tk.Button(root)\n"
+        "            button.bind('<Button-1>', self.wrapper(x))\n\n"
+        "    def wrapper(self, x):\n"
+        "        return lambda event: self.open(x)\n\n"
+        "    def open(self, x):\n"
+        "        print(x)\n\n\n"
+        "Board(tk.Tk()).mainloop()\n")
+    vocabulary = scan_app(str(tmp_path / "board.py"), tmp_path)
+    assert vocabulary.handled_at("left click") == [("board.py", 13), ("board.py", 8)]
+
+
 def test_a_location_travels_with_its_finding_into_every_report(tmp_path: Path) -> None:
     where = Location(file="game.py", line=42, how="stack", function="update", text="while True:",
                      excerpt="> 42 | while True:")

@@ -46,7 +46,7 @@ from .spec import OracleSettings
 from .thresholds import CONTINUITY, KIND_KEYS, LOCAL_EFFECTS, LOCAL_REACH, OTHERS_WORKED, PLACE_GRID, RARE_EFFECTS
 
 #: where the code handles an input, by its name (``key left``, ``right click``)
-Locate = Callable[[str], Location | None]
+Locate = Callable[..., Location | None]
 
 
 @dataclass
@@ -135,7 +135,7 @@ class DeadControls:
         if effect and where is not None:
             self.own_changes.append(where)
 
-    def findings(self, locate: Locate = lambda name: None) -> list[Finding]:
+    def findings(self, locate: Locate = lambda *names: None) -> list[Finding]:
         """The dead controls of the run, each pointing where ``locate`` says the code handles its input."""
         return self._single(locate) or self._single_moving(locate) or self._whole_kind(locate)
 
@@ -297,7 +297,8 @@ class DeadControls:
         if (len(keys) >= KIND_KEYS and tried_all and every_key.tries >= self.settings.kind_tries
                 and self._dead(every_key, moving=moving)):
             found.append(self._kind_finding(f"none of the app's keys ({', '.join(keys)}) had an effect: tried "
-                                            f"{every_key.tries} times", every_key, locate(f"key {keys[0]}")))
+                                            f"{every_key.tries} times", every_key,
+                                            locate(*(f"key {key}" for key in keys))))
         # a real-time game played with its keys may ignore clicks on its field (they start a menu's game, or
         # nothing): there clicks are judged only when the keys did nothing either
         keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)

@@ -8,6 +8,8 @@ A crash's or an exception's place comes from its traceback, a freeze's from a st
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..expect import Expectation
@@ -25,17 +27,56 @@ class Locator:
         self.root = root
         self.vocabulary = vocabulary
         self.sources = vocabulary.sources if vocabulary is not None else ()
+        #: with coverage, the lines of the app's code the run reached, by file (relative to ``root``)
+        self.reached: Mapping[str, frozenset[int]] | None = None
 
-    def handled(self, name: str) -> Location | None:
-        """Where the code handles an input the run found dead (``key left``, ``right click``): the first place
-        the vocabulary scan found it compared or bound; the others in the detail."""
-        places = self.vocabulary.handled_at(name) if self.vocabulary is not None else []
+    def handled(self, *names: str) -> Location | None:
+        """Where the code handles the inputs the run found dead (``key left``, ``right click``), as the scan
+        found them compared, bound, or handled by a bound function; the other places in the detail.
+
+        One input: the first place that is its own (a function bound to every arrow key is where all of them
+        go wrong, the line binding one of them where that one does). Several (none of the keys worked): the
+        place most of them share."""
+        if self.vocabulary is None or not names:
+            return None
+        places = self.vocabulary.handled_at(names[0])
+        if len(names) > 1:
+            sharing = [self.vocabulary.handled_at(name) for name in names]
+            places.sort(key=lambda at: -sum(at in theirs for theirs in sharing))
+        else:
+            itself = self.vocabulary.handled_as(names[0])
+            others = {at for handled in self.vocabulary.handled_inputs() if handled not in itself
+                      for at in self.vocabulary.handled_at(handled)}
+            places.sort(key=lambda at: at in others)
+        never_ran = [at for at in places if self._body_ran(*at) is False]
+        places.sort(key=lambda at: at in never_ran)  # a handler that never ran: the input never reached it
         if not places:
             return None
-        (file, line), others = places[0], places[1:]
+        (file, line), others_at = places[0], places[1:]
         detail = "where the code handles it" + (
-            "; also at " + ", ".join(f"{f}:{n}" for f, n in others) if others else "")
+            "; also at " + ", ".join(f"{f}:{n}" for f, n in others_at) if others_at else "")
+        ran = self._body_ran(file, line)
+        if ran is not None:
+            detail += "; the function bound to it ran" if ran else "; the function bound to it never ran"
+        elif never_ran:
+            detail += "; the function bound to it at " + ", ".join(f"{f}:{n}" for f, n in never_ran) + " never ran"
         return place(self.root / file, line, self.root, "handler", detail=detail)
+
+    def _body_ran(self, file: str, line: int) -> bool | None:
+        """Whether the function defined at this line ran its body in the run (None: no coverage, or no ``def``
+        there)."""
+        if self.reached is None:
+            return None
+        try:
+            tree = ast.parse((self.root / file).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            return None
+        defined = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                        and node.lineno == line), None)
+        if defined is None:
+            return None
+        body = range(defined.body[0].lineno, (defined.end_lineno or line) + 1)
+        return any(number in body for number in self.reached.get(file, ()))
 
     def produced(self, expectation: Expectation) -> Location | None:
         """Where the text an expectation looks for is produced: a template that can make a match, else a line

@@ -356,6 +356,8 @@ class Playthrough:
             self.frames.close()
         if self.reader:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
+        if self.app.coverage_stream is not None:
+            self.locator.reached = self.app.coverage_stream.lines()
         dead = self.controls.findings(locate=self.locator.handled) if self.controls else []
         findings = [*self.oracles.findings, *self.judged, *dead,
                     *(getattr(self.policy, "findings", []) if self.policy is not None else []),

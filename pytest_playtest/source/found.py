@@ -33,6 +33,8 @@ class Found:
     sound: bool = False
     #: where the code handles each input (``key left``, ``right click``): (file, line) places, first found first
     places: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    #: a line binding a handler -> where that handler's function is defined
+    callbacks: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)
 
     def key(self, name: str, *, optioned: bool = False) -> None:
         (self.hotkeys if is_hotkey(name) else self.keys)[name] = None
@@ -50,3 +52,10 @@ class Found:
         known = self.places.setdefault(handled, [])
         if (file, line) not in known and len(known) < MAX_PLACES:
             known.append((file, line))
+
+    def handled_at(self, handled: str) -> list[tuple[str, int]]:
+        """Where the code handles an input, first found first, a line binding a handler preceded by the handler's
+        own function (its code, not the binding, is where an input that does nothing goes wrong)."""
+        expanded = [place for at in self.places.get(handled, ())
+                    for place in ((self.callbacks[at], at) if at in self.callbacks else (at,))]
+        return list(dict.fromkeys(expanded))

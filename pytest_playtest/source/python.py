@@ -83,7 +83,7 @@ def _analyse(modules: list[Module], tables: Tables) -> Vocabulary:
         typing=found.typing,
         sound=found.sound or any(map(_imports_sound, modules)),
         sources=tuple(m.name for m in modules),
-        handlers=tuple((name, file, line) for name, places in found.places.items() for file, line in places),
+        handlers=tuple((name, file, line) for name in found.places for file, line in found.handled_at(name)),
     )
 
 

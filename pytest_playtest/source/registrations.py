@@ -52,7 +52,7 @@ class Registrations:
         elif name in TURTLE_KEYS:
             self._turtle_key(node, keywords, place)
         elif name in TURTLE_CLICKS:
-            self._turtle_click(node, name, keywords)
+            self._turtle_click(node, name, keywords, place)
         elif name in MENU_ADD:
             self._labelled(keywords.get("label"), keywords, place)
         elif name[:1].isupper() and (name.lower().endswith("button") or name in CLICKABLE):
@@ -92,6 +92,7 @@ class Registrations:
             sequences = [sequence] if sequence is not None else []
             handler = args[first + 1] if len(args) > first + 1 else keywords.get("func")
         quits = handler is not None and self.a.callable_exits(handler, place)
+        self._bound(node, handler, place)
         for sequence in sequences:
             bare = self.m.uses_tk and len(const_str(sequence) or "") == 1
             for text in self.values.of(sequence):
@@ -109,6 +110,12 @@ class Registrations:
                     elif event.kind == "pointer":
                         self.f.pointer = True
 
+    def _bound(self, node: ast.Call, handler: ast.expr | None, place: HandlerPlace) -> None:
+        """Where the function a call binds is defined, kept beside the binding line."""
+        func = self.a.callback(handler, place) if handler is not None else None
+        if func is not None and func.line:
+            self.f.callbacks[(self.m.name, node.lineno)] = (func.module, func.line)
+
     def _turtle_key(self, node: ast.Call, keywords: dict[str, ast.expr], place: HandlerPlace) -> None:
         """``onkey(fun, "Up")``: a Tk keysym; ``onkeypress(fun)`` without a key takes any key typed."""
         handler = node.args[0] if node.args else keywords.get("fun")
@@ -119,17 +126,19 @@ class Registrations:
             self.f.typing = True
             return
         quits = handler is not None and self.a.callable_exits(handler, place)
+        self._bound(node, handler, place)
         for text in self.values.of(key):
             name = key_name(text)
             self.add_key(name)
             if quits and name:
                 self.f.quit_keys[name] = None
 
-    def _turtle_click(self, node: ast.Call, method: str, keywords: dict[str, ast.expr]) -> None:
+    def _turtle_click(self, node: ast.Call, method: str, keywords: dict[str, ast.expr], place: HandlerPlace) -> None:
         """``onscreenclick(fun, btn=1)`` and a turtle's ``onclick``/``ondrag``: a button (1 left, 3 right)."""
         handler = node.args[0] if node.args else keywords.get("fun")
         if handler is None or isinstance(handler, ast.Constant) and handler.value is None:
             return  # onscreenclick(None) unbinds
+        self._bound(node, handler, place)
         button = node.args[1] if len(node.args) > 1 else keywords.get("btn")
         number = 1 if button is None else const_int(button)
         self.f.buttons.add(MOUSE_BUTTONS.get(number or 1, "left"))

@@ -82,6 +82,9 @@ class _Func:
     cls: str | None
     module: str
     tk: bool
+    line: int = 0
+    #: the callable a factory returns (``return lambda event: self.open(x, y)``): the handler it makes
+    returned: ast.Lambda | None = None
     has_while: bool = False
     raises_exit: bool = False
     exit_calls: list[ast.Call] = field(default_factory=list)
@@ -205,7 +208,9 @@ class Collector(Visitor):
         self.scopes.pop()
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        func = _Func(node.name, self.classes[-1], self.m.name, self.tk[-1])
+        returned = next((statement.value for statement in node.body if isinstance(statement, ast.Return)
+                         and isinstance(statement.value, ast.Lambda)), None)
+        func = _Func(node.name, self.classes[-1], self.m.name, self.tk[-1], node.lineno, returned)
         self.t.functions.setdefault(node.name, []).append(func)
         whiles: list[ast.While] = []
         self.t.scope_whiles.append((node.name, whiles))
@@ -444,6 +449,32 @@ class Analysis:
                 return True
             return self.call_exits(node.attr, _call_kind(node), where)
         return False
+
+    def callback(self, node: ast.expr, where: HandlerPlace, depth: int = 0) -> _Func | None:
+        """The app's function a handler (a ``command=`` or ``bind`` callback) runs: the function named, the one
+        a lambda calls first, a ``partial``'s, the one a factory's returned lambda calls, else the factory."""
+        if depth > 3:
+            return None
+        if isinstance(node, ast.Lambda):
+            called = next((n.func for n in ast.walk(node.body) if isinstance(n, ast.Call)), None)
+            return self.callback(called, where, depth + 1) if called is not None else None
+        if isinstance(node, ast.Call):
+            if ident(node.func) == "partial" and node.args:
+                return self.callback(node.args[0], where, depth + 1)
+            factory = self.callback(node.func, where, depth + 1)
+            if factory is not None and factory.returned is not None:
+                made = HandlerPlace(factory.tk, factory.cls, factory.module)
+                return self.callback(factory.returned, made, depth + 1) or factory
+            return factory
+        if isinstance(node, ast.Name | ast.Attribute):
+            funcs = self.t.functions.get(ident(node), [])
+            kind = _call_kind(node)
+            if kind == "self":
+                funcs = [f for f in funcs if f.cls == where.cls and f.module == where.module] or funcs
+            elif kind == "name":
+                funcs = [f for f in funcs if f.cls is None and f.module == where.module] or funcs
+            return funcs[0] if len(funcs) == 1 or kind != "attr" and funcs else None
+        return None
 
     # -- names bound to keys or strings
     def def_keys(self, name: str, depth: int) -> tuple[str, ...]:

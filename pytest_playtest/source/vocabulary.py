@@ -47,15 +47,23 @@ class Vocabulary:
     #: it (``key left``, ``right click``), the file relative to the folder read, first place first
     handlers: tuple[tuple[str, str, int], ...] = ()
 
+    def handled_inputs(self) -> list[str]:
+        """The inputs the scan found handled somewhere (``key left``, ``left click``)."""
+        return list(dict.fromkeys(handled for handled, _, _ in self.handlers))
+
     def handled_at(self, name: str) -> list[tuple[str, int]]:
         """The places (file, line) where the code handles an input (``key left``; an unshifted letter is handled
         where its upper case is)."""
-        key = name.removeprefix("key ")
-        if key in self.implied:  # (handled nowhere: where its spelling's other keys are)
-            wanted = {f"key {other}" for other in SPELLINGS[SPELLING_OF[key]].values()}
-        else:
-            wanted = {name, f"key {key.upper()}"} if key in self.unshifted else {name}
+        wanted = self.handled_as(name)
         return list(dict.fromkeys((file, line) for handled, file, line in self.handlers if handled in wanted))
+
+    def handled_as(self, name: str) -> set[str]:
+        """The names under which the code handles an input: its own; an unshifted letter's upper case; an
+        implied arrow's spelling's other keys (it is handled nowhere itself)."""
+        key = name.removeprefix("key ")
+        if key in self.implied:
+            return {f"key {other}" for other in SPELLINGS[SPELLING_OF[key]].values()}
+        return {name, f"key {key.upper()}"} if key in self.unshifted else {name}
 
     @property
     def is_empty(self) -> bool:
