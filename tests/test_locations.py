@@ -16,8 +16,9 @@ from pytest_playtest.expect import text
 from pytest_playtest.loop.locating import Locator
 from pytest_playtest.repair.diagnosis import Diagnosis
 from pytest_playtest.reporting import verdict_properties
+from pytest_playtest.runtime.named import raised_at
 from pytest_playtest.runtime.stacks import StackDumps, stuck_at
-from pytest_playtest.runtime.tracebacks import located, raised_at
+from pytest_playtest.runtime.tracebacks import located
 from pytest_playtest.source import Vocabulary, scan_app
 from pytest_playtest.source.producers import longest_word, producer
 from pytest_playtest.verdict import Finding, Location, Verdict
@@ -150,6 +151,39 @@ def test_a_traceback_points_at_the_apps_innermost_own_frame(tmp_path: Path) -> N
     assert location == Location(file="game.py", line=5, how="traceback", function="load",
                                 text="return json.loads(text)", excerpt=location.excerpt if location else "")
     assert raised_at(block[:1] + block[5:], tmp_path) is None  # only a library's frame: no place of the app's
+
+
+def _traceback(app: Path, line: int, function: str, error: str) -> list[str]:
+    return ["Traceback (most recent call last):", f'  File "{app}", line {line}, in {function}', "    ...", error]
+
+
+@pytest.mark.parametrize(("source", "raised", "error", "located"), [
+    # a colour name mistyped in a table fails where the colour is used
+    ("turns = {'red': 'yelow', 'yellow': 'red'}\n\n\ndef draw(colour):\n    pen(turns[colour])\n",
+     5, "turtle.TurtleGraphicsError: bad color string: yelow", (1, "value")),
+    # a key the caller spells differently from the table
+    ("sizes = {'lg': 40, 'sm': 10}\n\n\ndef size(name):\n    return sizes[name]\n\n\nsize('large')\n",
+     5, "KeyError: 'large'", (8, "value")),
+    # an attribute misspelt where it is set (nothing reads the spelling Python suggests)
+    ("class Chimp:\n    def __init__(self):\n        self.orignal = 1\n\n    def spin(self):\n"
+     "        return self.original\n", 6,
+     "AttributeError: 'Chimp' object has no attribute 'original'. Did you mean: 'orignal'?", (3, "value")),
+    # ... but misspelt where it is read: the suggested name is in use elsewhere, the raising line is the slip
+    ("class Snake:\n    def __init__(self):\n        self.move = 1\n\n    def turn(self):\n"
+     "        return self.mov + self.move\n", 6,
+     "AttributeError: 'Snake' object has no attribute 'mov'. Did you mean: 'move'?", (6, "traceback")),
+    # a value written in two places tells nothing
+    ("a = 'left'\nb = 'left'\n\n\ndef f(table):\n    return table['left']\n", 6, "KeyError: 'left'",
+     (6, "traceback")),
+])
+def test_an_error_points_where_the_value_it_names_is_written(
+        tmp_path: Path, source: str, raised: int, error: str, located: tuple[int, str]) -> None:
+    app = tmp_path / "game.py"
+    app.write_text(source)
+    location = raised_at(_traceback(app, raised, "f", error), tmp_path)
+    assert location is not None and (location.line, location.how) == located, location
+    if location.how == "value":
+        assert f"raised at game.py:{raised}" in location.detail
 
 
 @pytest.mark.parametrize(("source", "name", "line"), [

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..runtime.named import raised_at
 from ..runtime.procfs import cpu_seconds, process_state
 from ..runtime.stacks import SAMPLE_GAP, StackDumps, stuck_at
-from ..runtime.tracebacks import has_traceback, last_exception_line, located, raised_at, split_tracebacks
+from ..runtime.tracebacks import has_traceback, last_exception_line, located, split_tracebacks
 from ..verdict import Finding, Location
 from .expectations import ExpectationTracker
 from .spec import OracleSettings

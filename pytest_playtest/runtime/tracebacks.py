@@ -107,9 +107,3 @@ def located(frame: Frame, root: Path, how: LocationHow) -> Location:
     """A frame as a finding's Location: its file relative to the app's folder, and the line's text."""
     path = Path(frame.file) if Path(frame.file).is_absolute() else root / frame.file
     return place(path, frame.line, root, how, function=frame.function)
-
-
-def raised_at(block: Sequence[str], root: Path) -> Location | None:
-    """Where a traceback says the app's own code raised: its innermost frame of the app's code."""
-    frame = own_frame(frames_of(block, innermost_first=False), root)
-    return located(frame, root, "traceback") if frame is not None else None
