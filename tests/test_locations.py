@@ -318,6 +318,39 @@ def test_a_handler_made_by_a_factory_is_the_function_its_lambda_calls(tmp_path: 
     assert vocabulary.handled_at("left click") == [("board.py", 13), ("board.py", 8)]
 
 
+KEYPAD = """\
+import tkinter as tk
+
+root = tk.Tk()
+shown = tk.Entry(root)
+
+
+def press(label):
+    shown.insert(tk.END, label)
+
+
+def clear():
+    shown.delete(0, tk.END)
+
+
+for label in "789456123.0":
+    tk.Button(root, text=label, command=lambda t=label: press(t)).pack()
+{extra}root.mainloop()
+"""
+
+
+@pytest.mark.parametrize(("extra", "line"), [
+    ("", 7),  # every button runs press: a dead one goes wrong there
+    ("tk.Button(root, text='C', command=clear).pack()\n", None),  # two commands: no place
+])
+def test_a_dead_widget_points_at_the_command_every_widget_runs(tmp_path: Path, extra: str, line: int | None) -> None:
+    (tmp_path / "keypad.py").write_text(KEYPAD.format(extra=extra))
+    location = Locator(tmp_path, scan_app(str(tmp_path / "keypad.py"), tmp_path)).commanded()
+    assert (location.line if location else None) == line
+    if location is not None:
+        assert location.text == "def press(label):"
+
+
 def test_a_location_travels_with_its_finding_into_every_report(tmp_path: Path) -> None:
     where = Location(file="game.py", line=42, how="stack", function="update", text="while True:",
                      excerpt="> 42 | while True:")

@@ -16,6 +16,7 @@ from ..expect import Expectation
 from ..runtime.places import place
 from ..source import Vocabulary
 from ..source.producers import producer
+from ..source.registrations import WIDGET_CLICK
 from ..verdict import Location
 
 
@@ -61,6 +62,16 @@ class Locator:
         elif never_ran:
             detail += "; the function bound to it at " + ", ".join(f"{f}:{n}" for f, n in never_ran) + " never ran"
         return place(self.root / file, line, self.root, "handler", detail=detail)
+
+    def commanded(self) -> Location | None:
+        """Where the code answers a click on a widget the run found dead: the function every widget's command
+        runs, when they all run one (a keypad's buttons share their handler); None when they differ."""
+        places = self.vocabulary.handled_at(WIDGET_CLICK) if self.vocabulary is not None else []
+        if len(places) != 1:
+            return None
+        (file, line), = places
+        return place(self.root / file, line, self.root, "handler",
+                     detail="the function every widget's command runs")
 
     def _body_ran(self, file: str, line: int) -> bool | None:
         """Whether the function defined at this line ran its body in the run (None: no coverage, or no ``def``

@@ -358,6 +358,9 @@ class Playthrough:
             self.reader.close()  # reads what it was last offered: every frame seen counts for the expectations
         if self.app.coverage_stream is not None:
             self.locator.reached = self.app.coverage_stream.lines()
+        for finding in self.oracles.findings:
+            if finding.kind == "unresponsive" and finding.location is None:  # a widget that did nothing
+                finding.location = self.locator.commanded()
         dead = self.controls.findings(locate=self.locator.handled) if self.controls else []
         findings = [*self.oracles.findings, *self.judged, *dead,
                     *(getattr(self.policy, "findings", []) if self.policy is not None else []),

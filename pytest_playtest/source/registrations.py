@@ -29,6 +29,9 @@ from .tables import (
     ident,
 )
 
+#: the input a widget's command answers, as the vocabulary's ``handlers`` name it
+WIDGET_CLICK = "widget click"
+
 
 class Registrations:
     """Reads the calls of one file that register handlers or make clickable things into ``found``."""
@@ -76,6 +79,9 @@ class Registrations:
         labels = [t.strip() for t in self.values.of(text)[:60] if t.strip()] if text is not None else []
         command = next((keywords[k] for k in COMMAND_KW if k in keywords), None)
         quits = bool(labels) and command is not None and self.a.callable_exits(command, place)
+        func = self.a.callback(command, place) if command is not None else None
+        if func is not None and func.line:
+            self.f.place(WIDGET_CLICK, func.module, func.line)
         for label in labels:
             self.f.texts[label] = None
             if quits:
