@@ -20,6 +20,7 @@ from pytest_playtest.runtime.named import raised_at
 from pytest_playtest.runtime.stacks import StackDumps, stuck_at
 from pytest_playtest.runtime.tracebacks import located
 from pytest_playtest.source import Vocabulary, scan_app
+from pytest_playtest.source.jsloops import endless_loops, script_code
 from pytest_playtest.source.producers import longest_word, producer
 from pytest_playtest.verdict import Finding, Location, Verdict
 
@@ -184,6 +185,25 @@ def test_an_error_points_where_the_value_it_names_is_written(
     assert location is not None and (location.line, location.how) == located, location
     if location.how == "value":
         assert f"raised at game.py:{raised}" in location.detail
+
+
+@pytest.mark.parametrize(("code", "line", "loops"), [
+    ("for (let y = n; y > 0; --y) {\n  if (full(y)) {\n    y = y + 1;\n  }\n}\n", 2, [1]),  # it moves its counter back
+    ("for (let y = n; y > 0; --y) {\n  shift(y);\n}\n", 2, []),  # a counting loop ends
+    ("for (const row of rows) {\n  shift(row);\n}\n", 2, []),
+    ("for (;;) {\n  tick();\n}\n", 2, [1]),
+    ("while (ref) {\n  do {\n    ref = ref.next;\n  } while (ref);\n}\n", 3, [2, 1]),
+    ("while (busy) {\n  const f = function () {\n    return 1;\n  };\n}\n", 3, []),  # not inside the function
+])
+def test_the_loops_of_a_script_that_may_never_end(code: str, line: int, loops: list[int]) -> None:
+    assert endless_loops(code, line) == loops
+
+
+def test_a_pages_inline_script_keeps_the_pages_lines() -> None:
+    page = "<html>\n<body>\n<script>\nwhile (true) {\n  step();\n}\n</script>\n</body>\n</html>\n"
+    code = script_code(page, html=True)
+    assert len(code.splitlines()) == len(page.splitlines()) and "<" not in code
+    assert endless_loops(code, 5) == [4]
 
 
 @pytest.mark.parametrize(("source", "name", "line"), [

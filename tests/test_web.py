@@ -202,6 +202,15 @@ def test_a_busy_main_thread_is_a_freeze(display: Display, play: Play) -> None:
     assert browsers_running(display) == []
 
 
+def test_a_page_stuck_in_a_loop_names_the_loop_not_a_function_it_calls(play: Play) -> None:
+    verdict = play(app=str(WEB / "rows.html")).verdict
+    freeze = verdict.first("freeze")
+    assert freeze is not None and freeze.location is not None, verdict.summary()
+    assert (freeze.location.file, freeze.location.how) == ("rows.html", "script")
+    assert freeze.location.text == "while (row >= 0) {", freeze.location
+    assert "a loop that never ends" in freeze.location.detail
+
+
 def test_a_crashed_renderer_is_a_crash(browser) -> None:  # noqa: ANN001
     app = browser("counter.html")
     oracles = Oracles(app, [], OracleSettings(), watch=lambda _, notes: PageWatch(app, notes))

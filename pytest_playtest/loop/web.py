@@ -10,7 +10,9 @@ The page's DOM is read for the expectations (text and rules) and offered to the 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -21,6 +23,8 @@ from ..rules import Fact, Query
 from ..runtime import dom
 from ..runtime.browser import Browser
 from ..runtime.places import place
+from ..runtime.stacks import SAMPLE_GAP
+from ..source.jsloops import endless_loops, script_code
 from ..verdict import Finding, Location, LocationHow
 from ..vision import Vision, Widget
 from .workers import TextReader
@@ -74,12 +78,47 @@ class PageWatch:
 
     def freeze(self, step: int, bound: float) -> Finding | None:
         """A freeze finding when the page's main thread does not run a trivial script within ``bound`` seconds;
-        where: the script the debugger finds it running when it pauses it."""
+        where: the loop that never ends, found in two pauses of it by the debugger (else where the first pause
+        found it running)."""
         if self.browser.crashed or self.browser.answers(bound):
             return None
-        location = self.script_place(self.browser.paused_frames(bound), "script")
+        first = self.browser.paused_frames(bound)
+        time.sleep(SAMPLE_GAP)
+        second = self.browser.paused_frames(bound) if first else []
+        location = self.endless_loop(first, second) or self.script_place(first or second, "script")
         return Finding("freeze", f"the page's main thread did not run a script within {bound:g}s "
                                  "(a busy loop or a blocking call)", step=step, location=location)
+
+    def endless_loop(self, *samples: Sequence[str]) -> Location | None:
+        """The innermost loop of the page's own scripts that may never end and encloses a frame of every
+        sample of its stack (the samples the debugger gave), as a Location at its header."""
+        root = self.browser.target.root
+        taken = [frames for frames in samples if frames]
+        if root is None or not taken:
+            return None
+        codes: dict[Path, str] = {}
+        loops = [self._loops(frames, root, codes) for frames in taken]
+        common = next((loop for loop in loops[0] if all(loop in other for other in loops[1:])), None)
+        if common is None:
+            return None
+        location = place(common[0], common[1], root, "script")
+        location.detail = f"a loop that never ends; the debugger paused it at {taken[0][0].lstrip('/')}"
+        return location
+
+    @staticmethod
+    def _loops(frames: Sequence[str], root: Path, codes: dict[Path, str]) -> list[tuple[Path, int]]:
+        """The loops that may never end around each frame of the page's own scripts, innermost first."""
+        found = []
+        for frame in frames:
+            match = SCRIPT_FRAME.fullmatch(frame)
+            if match is None or match["file"].endswith(".min.js"):
+                continue
+            path = root / unquote(match["file"].lstrip("/"))
+            if path not in codes:
+                text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+                codes[path] = script_code(text, html=path.suffix in (".html", ".htm"))
+            found += [(path, header) for header in endless_loops(codes[path], int(match["line"]))]
+        return found
 
     def script_place(self, frames: Sequence[str], how: LocationHow) -> Location | None:
         """The innermost frame of the page's own scripts (served from its folder; a minified library's is not

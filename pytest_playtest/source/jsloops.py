@@ -1,0 +1,93 @@
+"""Which loops of a page's scripts may never end: where a frozen page is stuck.
+
+A page that hangs runs a loop that never ends, and a pause of its main thread shows only where that loop
+happened to be (often in a function it calls). A person reading the stack skips the loops that cannot hang —
+a ``for`` that counts its variable and whose body leaves it alone, a ``for ... of`` over a collection — and
+names the innermost that can: a ``while``, a ``do``, a ``for`` without a test or one whose body moves its own
+counter back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from .webkeys import _parser
+
+#: loops that run until their test fails
+OPEN_LOOPS = frozenset({"while_statement", "do_statement"})
+#: where a function's body starts: a loop outside it is not running inside it
+FUNCTIONS = frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
+                       "generator_function_declaration", "generator_function", "function"})
+_SCRIPT = re.compile(r"(<script\b(?![^>]*\bsrc=)[^>]*>)(.*?)(</script>)", re.I | re.S)
+
+
+def script_code(text: str, *, html: bool) -> str:
+    """A file's script code with the page's own lines: in an HTML page everything outside its inline scripts is
+    blanked (its line breaks kept), so a line of the code is that line of the page."""
+    if not html:
+        return text
+    kept, last = [], 0
+    for match in _SCRIPT.finditer(text):
+        kept.append(_blank(text[last:match.start(2)]))
+        kept.append(match.group(2))
+        last = match.end(2)
+    kept.append(_blank(text[last:]))
+    return "".join(kept)
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def endless_loops(code: str, line: int) -> list[int]:
+    """The header lines (1-based) of the loops around line ``line`` that may never end, innermost first,
+    within the function that holds the line."""
+    tree = _parser(False).parse(code.encode())
+    headers: list[int] = []
+    node: Node | None = tree.root_node
+    row = line - 1
+    while node is not None:
+        inside = next((child for child in node.children
+                       if child.start_point[0] <= row <= child.end_point[0]), None)
+        if inside is None:
+            break
+        if inside.type in FUNCTIONS:
+            headers = []
+        elif _may_not_end(inside):
+            headers.append(inside.start_point[0] + 1)
+        node = inside
+    return headers[::-1]
+
+
+def _may_not_end(node: Node) -> bool:
+    if node.type in OPEN_LOOPS:
+        return True
+    if node.type != "for_statement":
+        return False  # (a for ... of / in walks a collection)
+    condition = node.child_by_field_name("condition")
+    if condition is None or condition.type == "empty_statement":
+        return True
+    counters = set(_assigned(node.child_by_field_name("increment")))
+    body = node.child_by_field_name("body")
+    return not counters or bool(counters & set(_assigned(body)))
+
+
+def _assigned(node: Node | None) -> Iterator[str]:
+    """The names an expression or statement assigns (``y = y + 1``, ``--y``, ``y += 2``)."""
+    if node is None:
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        target = None
+        if current.type in ("assignment_expression", "augmented_assignment_expression"):
+            target = current.child_by_field_name("left")
+        elif current.type == "update_expression":
+            target = current.child_by_field_name("argument")
+        if target is not None and target.type == "identifier" and target.text is not None:
+            yield target.text.decode()
+        if current.type not in FUNCTIONS:
+            stack.extend(current.children)
