@@ -266,3 +266,19 @@ def test_a_divergence_names_the_line_one_build_ran_and_the_other_did_not(pyteste
     assert finding["location"] is not None, finding
     assert finding["location"]["how"] == "coverage" and finding["location"]["file"] == "streak.py"
     assert finding["location"]["text"] == 'label.config(fg="red")'
+
+
+@pytest.mark.gui
+def test_a_golden_run_names_the_randomness_no_seed_reaches(pytester: pytest.Pytester) -> None:
+    source = (APPS / "tk_dice.py").read_text()
+    unseedable = "dice[:] = [random.SystemRandom().randint(1, 6), random.randint(1, 6)]"
+    shutil.copy(APPS / "tk_dice.py", pytester.path / "dice.py")
+    (pytester.path / "dice.py").write_text(source.replace("dice[:] = [random.randint(1, 6), random.randint(1, 6)]",
+                                                          unseedable))
+    pytester.makepyfile(test_dice=DICE_TEST.format(app="dice.py", name="test_dice"))
+    pytester.runpytest_subprocess("--playtest", "-p", "no:cacheprovider", "--playtest-golden", "record")
+    verdict = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())
+    line = next(number for number, text in enumerate((pytester.path / "dice.py").read_text().splitlines(), 1)
+                if unseedable in text)
+    assert any(note.startswith("randomness the run cannot seed") and f"random.SystemRandom at dice.py:{line}" in note
+               for note in verdict["notes"]), verdict["notes"]

@@ -27,6 +27,7 @@ from ..runtime.display import Display
 from ..runtime.screen import Change, Screen, frame_hash
 from ..source import Vocabulary
 from ..source.announced import announced
+from ..source.randomness import UNSEEDED_LISTED, unseeded
 from ..trajectory import Step, Trajectory
 from ..verdict import Finding, Status, Verdict
 from ..vision import Vision, Widget
@@ -413,6 +414,7 @@ class Playthrough:
             coverage=self.app.coverage_stream is not None, beat=self.beat,
         )
         if context.vocabulary is not None:
+            self._note_unseeded(context.vocabulary)
             self.locator = Locator(self.launcher.root, context.vocabulary)
             self.controls = DeadControls(context.vocabulary, self.spec.oracles)
             self.watches.controls = self.controls
@@ -429,6 +431,16 @@ class Playthrough:
         if self.artifacts is not None:
             (self.artifacts / VOCABULARY_FILE).write_text(json.dumps(vocabulary.to_dict(), indent=2) + "\n")
         return vocabulary
+
+    def _note_unseeded(self, vocabulary: Vocabulary) -> None:
+        """A run to be compared with another (a golden run recorded or checked, a reference replayed) notes the
+        randomness of the app that no seed reaches: its replays may differ by chance there."""
+        if self.launcher.root is None or not (self.spec.record or self.spec.differential):
+            return
+        found = unseeded(self.launcher.root, vocabulary.sources)
+        if found:
+            self.notes.append("randomness the run cannot seed (replays may differ by chance): " + ", ".join(
+                f"{what} at {file}:{line}" for file, line, what in found[:UNSEEDED_LISTED]))
 
     def _page(self) -> WebPage | None:
         return self.surface.page()
