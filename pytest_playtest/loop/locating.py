@@ -1,15 +1,16 @@
 """Where a finding points in the app's code, for the findings whose place is not in their own evidence: an
 expectation never met points at the code that produces the text it looks for (``source.producers``); a dead
-input at the place the vocabulary scan found it compared or bound.
+input at the place the vocabulary scan found it compared, bound or handled by the function bound to it (with
+coverage, whether that function ran); a dead widget at the command every widget runs.
 
-A crash's or an exception's place comes from its traceback, a freeze's from a stack dump of the frozen app
-(``oracles.py``).
+A crash's or an exception's place comes from its traceback (``runtime/named.py``), a freeze's from stack dumps
+of the frozen app (``oracles.py``) or the debugger's pauses of a frozen page (``web.py``).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..expect import Expectation
@@ -37,31 +38,36 @@ class Locator:
 
         One input: the first place that is its own (a function bound to every arrow key is where all of them
         go wrong, the line binding one of them where that one does). Several (none of the keys worked): the
-        place most of them share."""
+        place most of them share. A bound function that never ran comes last: the input never reached it."""
         if self.vocabulary is None or not names:
             return None
-        places = self.vocabulary.handled_at(names[0])
-        if len(names) > 1:
-            sharing = [self.vocabulary.handled_at(name) for name in names]
-            places.sort(key=lambda at: -sum(at in theirs for theirs in sharing))
-        else:
-            itself = self.vocabulary.handled_as(names[0])
-            others = {at for handled in self.vocabulary.handled_inputs() if handled not in itself
-                      for at in self.vocabulary.handled_at(handled)}
-            places.sort(key=lambda at: at in others)
-        never_ran = [at for at in places if self._body_ran(*at) is False]
-        places.sort(key=lambda at: at in never_ran)  # a handler that never ran: the input never reached it
+        places = self._ordered(self.vocabulary, names)
         if not places:
             return None
-        (file, line), others_at = places[0], places[1:]
-        detail = "where the code handles it" + (
-            "; also at " + ", ".join(f"{f}:{n}" for f, n in others_at) if others_at else "")
+        never_ran = [at for at in places if self._body_ran(*at) is False]
+        places.sort(key=lambda at: at in never_ran)
+        (file, line), others = places[0], places[1:]
+        detail = "where the code handles it" + ("; also at " + _listed(others) if others else "")
         ran = self._body_ran(file, line)
         if ran is not None:
             detail += "; the function bound to it ran" if ran else "; the function bound to it never ran"
         elif never_ran:
-            detail += "; the function bound to it at " + ", ".join(f"{f}:{n}" for f, n in never_ran) + " never ran"
+            detail += f"; the function bound to it at {_listed(never_ran)} never ran"
         return place(self.root / file, line, self.root, "handler", detail=detail)
+
+    @staticmethod
+    def _ordered(vocabulary: Vocabulary, names: Sequence[str]) -> list[tuple[str, int]]:
+        """The places of the first input, those most to the point first (see ``handled``)."""
+        places = vocabulary.handled_at(names[0])
+        if len(names) > 1:
+            sharing = [vocabulary.handled_at(name) for name in names]
+            places.sort(key=lambda at: -sum(at in theirs for theirs in sharing))
+        else:
+            itself = vocabulary.handled_as(names[0])
+            others = {at for handled in vocabulary.handled_inputs() if handled not in itself
+                      for at in vocabulary.handled_at(handled)}
+            places.sort(key=lambda at: at in others)
+        return places
 
     def commanded(self) -> Location | None:
         """Where the code answers a click on a widget the run found dead: the function every widget's command
@@ -99,3 +105,7 @@ class Locator:
             return None
         detail = "a text this code writes can match it" if found.matches else "this line holds its word"
         return place(found.path, found.line, self.root, "producer", detail=detail)
+
+
+def _listed(places: Sequence[tuple[str, int]]) -> str:
+    return ", ".join(f"{file}:{line}" for file, line in places)
