@@ -240,6 +240,10 @@ def test_a_dead_input_points_where_the_code_handles_it(tmp_path: Path) -> None:
     assert location is not None and (location.file, location.line, location.how) == ("game.py", 9, "handler")
     assert location.text == 'if event.keysym == "left":'
     assert Vocabulary.from_dict(vocabulary.to_dict()).handlers == vocabulary.handlers
+    locator = Locator(tmp_path, vocabulary)
+    locator.reached = {"game.py": frozenset({8, 9, 11, 12})}  # with coverage: the branch's body never ran
+    branch = locator.handled("key left")
+    assert branch is not None and branch.line == 9 and branch.detail.endswith("its branch never ran")
 
 
 GAME = """\

@@ -20,6 +20,9 @@ from ..source.producers import producer
 from ..source.registrations import WIDGET_CLICK
 from ..verdict import Location
 
+#: what a dead input's place starts, as its detail names it
+BOUND, BRANCH = "the function bound to it", "its branch"
+
 
 class Locator:
     """The app's folder and what its vocabulary scan read: the files (its own modules, searched first) and where
@@ -48,11 +51,11 @@ class Locator:
         places.sort(key=lambda at: at in never_ran)
         (file, line), others = places[0], places[1:]
         detail = "where the code handles it" + ("; also at " + _listed(others) if others else "")
-        ran = self._body_ran(file, line)
-        if ran is not None:
-            detail += "; the function bound to it ran" if ran else "; the function bound to it never ran"
+        block = self._block_ran(file, line)
+        if block is not None:
+            detail += f"; {block[0]} {'ran' if block[1] else 'never ran'}"
         elif never_ran:
-            detail += f"; the function bound to it at {_listed(never_ran)} never ran"
+            detail += f"; {BOUND} at {_listed(never_ran)} never ran"
         return place(self.root / file, line, self.root, "handler", detail=detail)
 
     @staticmethod
@@ -82,18 +85,24 @@ class Locator:
     def _body_ran(self, file: str, line: int) -> bool | None:
         """Whether the function defined at this line ran its body in the run (None: no coverage, or no ``def``
         there)."""
+        ran = self._block_ran(file, line)
+        return ran[1] if ran is not None and ran[0] == BOUND else None
+
+    def _block_ran(self, file: str, line: int) -> tuple[str, bool] | None:
+        """What starts at this line (the function bound to an input, or a branch testing it) and whether its
+        body ran in the run; None without coverage or when neither starts there."""
         if self.reached is None:
             return None
         try:
             tree = ast.parse((self.root / file).read_bytes())
         except (OSError, SyntaxError, ValueError):
             return None
-        defined = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                        and node.lineno == line), None)
-        if defined is None:
-            return None
-        body = range(defined.body[0].lineno, (defined.end_lineno or line) + 1)
-        return any(number in body for number in self.reached.get(file, ()))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.If) and node.lineno == line:
+                body = range(node.body[0].lineno, (node.body[-1].end_lineno or line) + 1)
+                ran = any(number in body for number in self.reached.get(file, ()))
+                return (BRANCH if isinstance(node, ast.If) else BOUND), ran
+        return None
 
     def produced(self, expectation: Expectation) -> Location | None:
         """Where the text an expectation looks for is produced: a template that can make a match, else a line
