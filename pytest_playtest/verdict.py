@@ -18,7 +18,7 @@ FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 #: frozen app (``stack``) or in its traceback (``traceback``), the paused script of a frozen page (``script``),
 #: where the code compares a dead input (``handler``), where an expected text is produced (``producer``), the
 #: lines a replay ran that its golden run did not, or the reverse (``coverage``).
-LocationHow = Literal["stack", "traceback", "script", "handler", "producer", "coverage", "value"]
+LocationHow = Literal["stack", "traceback", "script", "handler", "producer", "coverage", "value", "slip"]
 LOCATION_HOWS: tuple[LocationHow, ...] = get_args(LocationHow)
 
 

@@ -310,6 +310,21 @@ def test_a_filter_form_is_sent_once_per_category_with_its_field_empty(play: Play
     assert verdict.status == "pass", verdict.summary()
 
 
+def test_an_unmet_rule_points_at_a_listener_for_an_event_no_element_fires(play: Play, tmp_path: Path) -> None:
+    from pytest_playtest import expect
+
+    page = tmp_path / "filter.html"
+    page.write_text((WEB / "filter.html").read_text().replace('addEventListener("submit"', 'addEventListener("sumbit"'))
+    (tmp_path / "toy.css").write_text((WEB / "toy.css").read_text())
+    verdict = play(app=str(page), strategy="goal", max_steps=30,
+                   expect=[expect.rule("#shelf li.tool exists AND #shelf li.fruit not exists")]).verdict
+    unmet = verdict.first("expectation")
+    assert unmet is not None and unmet.location is not None, verdict.summary()
+    assert (unmet.location.file, unmet.location.how) == ("filter.html", "slip"), unmet.location
+    assert unmet.location.text.startswith('document.getElementById("filter").addEventListener("sumbit"')
+    assert "'submit' meant?" in unmet.location.detail
+
+
 def test_a_rule_on_a_desktop_app_is_a_spec_error() -> None:
     from pytest_playtest import expect
     from pytest_playtest.errors import SpecError

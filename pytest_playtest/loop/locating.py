@@ -1,7 +1,9 @@
 """Where a finding points in the app's code, for the findings whose place is not in their own evidence: an
 expectation never met points at the code that produces the text it looks for (``source.producers``); a dead
 input at the place the vocabulary scan found it compared, bound or handled by the function bound to it (with
-coverage, whether that function ran); a dead widget at the command every widget runs.
+coverage, whether that function ran); a dead widget at the command every widget runs. Before any of these, a
+slip the code shows without running (``source.slips``: a dropped comparison, a function named and not called, a
+listener for an event no element fires), when the app's code has exactly one.
 
 A crash's or an exception's place comes from its traceback (``runtime/named.py``), a freeze's from stack dumps
 of the frozen app (``oracles.py``) or the debugger's pauses of a frozen page (``web.py``).
@@ -11,13 +13,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
+from copy import copy
 from pathlib import Path
 
 from ..expect import Expectation
-from ..runtime.places import place
+from ..runtime.places import place, relative_name
 from ..source import Vocabulary
 from ..source.producers import producer
 from ..source.registrations import WIDGET_CLICK
+from ..source.slips import slips
 from ..verdict import Location
 
 #: what a dead input's place starts, as its detail names it
@@ -34,6 +38,7 @@ class Locator:
         self.sources = vocabulary.sources if vocabulary is not None else ()
         #: with coverage, the lines of the app's code the run reached, by file (relative to ``root``)
         self.reached: Mapping[str, frozenset[int]] | None = None
+        self._slips: list[Location] | None = None
 
     def handled(self, *names: str) -> Location | None:
         """Where the code handles the inputs the run found dead (``key left``, ``right click``), as the scan
@@ -46,7 +51,10 @@ class Locator:
             return None
         places = self._ordered(self.vocabulary, names)
         if not places:
-            return None
+            return self.slip()
+        slip = self.slip(also=f"where the code handles it: {_listed(places[:1])}")
+        if slip is not None:
+            return slip
         never_ran = [at for at in places if self._body_ran(*at) is False]
         places.sort(key=lambda at: at in never_ran)
         (file, line), others = places[0], places[1:]
@@ -77,8 +85,11 @@ class Locator:
         runs, when they all run one (a keypad's buttons share their handler); None when they differ."""
         places = self.vocabulary.handled_at(WIDGET_CLICK) if self.vocabulary is not None else []
         if len(places) != 1:
-            return None
+            return self.slip()
         (file, line), = places
+        slip = self.slip(also=f"the function every widget's command runs: {file}:{line}")
+        if slip is not None:
+            return slip
         return place(self.root / file, line, self.root, "handler",
                      detail="the function every widget's command runs")
 
@@ -108,12 +119,28 @@ class Locator:
         """Where the text an expectation looks for is produced: a template that can make a match, else a line
         holding its longest literal word."""
         if expectation.kind not in ("text", "final_text") or not expectation.pattern:
-            return None
+            return self.slip()
         found = producer(expectation.pattern, self.root, self.sources)
         if found is None:
-            return None
+            return self.slip()
+        slip = self.slip(also=f"where its text is written: {relative_name(found.path, self.root)}:{found.line}")
+        if slip is not None:
+            return slip
         detail = "a text this code writes can match it" if found.matches else "this line holds its word"
         return place(found.path, found.line, self.root, "producer", detail=detail)
+
+
+    def slip(self, also: str = "") -> Location | None:
+        """The one slip in the app's code as a Location (``also``: the place found otherwise, for its detail);
+        None when the code has none or several."""
+        if self._slips is None:
+            self._slips = [place(found.path, found.line, self.root, "slip", detail=found.why)
+                           for found in slips(self.root, self.sources)]
+        if len(self._slips) != 1:
+            return None
+        location = copy(self._slips[0])
+        location.detail += f"; {also}" if also else ""
+        return location
 
 
 def _listed(places: Sequence[tuple[str, int]]) -> str:

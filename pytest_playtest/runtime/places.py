@@ -14,14 +14,19 @@ EXCERPT_AROUND = 3
 
 def place(path: Path, line: int, root: Path, how: LocationHow, *, function: str = "", detail: str = "") -> Location:
     """Line ``line`` (1-based) of ``path`` as a Location (its file named relative to ``root`` when inside it)."""
-    try:
-        name = str(path.resolve().relative_to(root.resolve()))
-    except (ValueError, OSError):
-        name = str(path)
+    name = relative_name(path, root)
     lines = source_lines(path)
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return Location(file=name, line=line, how=how, function=function, text=text, detail=detail,
                     excerpt=excerpt(lines, line))
+
+
+def relative_name(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when inside it, else whole."""
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def source_lines(path: Path) -> list[str]:

@@ -51,7 +51,7 @@ def producer(pattern: str, root: Path, preferred: Sequence[str] = ()) -> Produce
         return None
     word = longest_word(pattern)
     weak: Produced | None = None
-    for path in _files(root, preferred):
+    for path in source_files(root, preferred):
         for line, sample in _templates(path):
             if any(wanted.search(sample.replace("\0", value)) for value in SAMPLES):
                 return Produced(path, line, True)
@@ -69,7 +69,7 @@ def longest_word(pattern: str) -> str:
     return best.lower() if len(best) >= MIN_WORD else ""
 
 
-def _files(root: Path, preferred: Sequence[str]) -> Iterator[Path]:
+def source_files(root: Path, preferred: Sequence[str]) -> Iterator[Path]:
     """The app's files to search: the preferred ones (relative to ``root``) first, then the folder's, in a
     stable order, within MAX_FILES and MAX_BYTES."""
     seen: set[Path] = set()
