@@ -22,6 +22,7 @@ from pytest_playtest.runtime.tracebacks import located
 from pytest_playtest.source import Vocabulary, scan_app
 from pytest_playtest.source.jsloops import endless_loops, script_code
 from pytest_playtest.source.producers import longest_word, producer
+from pytest_playtest.source.slips import python_slips, script_slips
 from pytest_playtest.verdict import Finding, Location, Verdict
 
 SEEDING = Path(__file__).resolve().parent.parent / "pytest_playtest" / "runtime" / "seeding"
@@ -176,6 +177,12 @@ def _traceback(app: Path, line: int, function: str, error: str) -> list[str]:
     # a value written in two places tells nothing
     ("a = 'left'\nb = 'left'\n\n\ndef f(table):\n    return table['left']\n", 6, "KeyError: 'left'",
      (6, "traceback")),
+    # a number looked up where the table's key is the number's text
+    ("COLOURS = {2: 'grey',\n           '4': 'tan'}\n\n\ndef f(tile):\n    return COLOURS[tile]\n", 6, "KeyError: 4",
+     (2, "value")),
+    # a class's name quoted in the message is the object's type, not a value of the app's
+    ("class Vector:\n    pass\n\n\ndef f(aim):\n    aim.X = 1\n", 6,
+     "AttributeError: 'Vector' object has no attribute 'X'", (6, "traceback")),
 ])
 def test_an_error_points_where_the_value_it_names_is_written(
         tmp_path: Path, source: str, raised: int, error: str, located: tuple[int, str]) -> None:
@@ -185,6 +192,63 @@ def test_an_error_points_where_the_value_it_names_is_written(
     assert location is not None and (location.line, location.how) == located, location
     if location.how == "value":
         assert f"raised at game.py:{raised}" in location.detail
+
+
+def test_an_error_points_at_the_frame_that_passes_the_value_it_names(tmp_path: Path) -> None:
+    app = tmp_path / "game.py"
+    app.write_text("paddles = {1: 0, 2: 0}\n\n\ndef move(player, change):\n    paddles[player] += change\n\n\n"
+                   "def up():\n    move(0, 20)\n\n\ndef down():\n    move(1, -20)\n\n\nx = [0, 0]\n")
+    block = ["Traceback (most recent call last):", f'  File "{app}", line 9, in up', "    move(0, 20)",
+             f'  File "{app}", line 5, in move', "    paddles[player] += change", "KeyError: 0"]
+    location = raised_at(block, tmp_path)
+    assert location is not None and (location.line, location.how) == (9, "value"), location
+    assert "raised at game.py:5 in move" in location.detail
+
+
+def test_an_operator_method_that_raises_points_at_the_operation(tmp_path: Path) -> None:
+    (tmp_path / "vectors.py").write_text("class V:\n    def __add__(self, other):\n"
+                                         "        return V(self.x + other.x)\n")
+    (tmp_path / "game.py").write_text("from vectors import V\n\nmark = (1, 2)\nspot = V() + mark\n")
+    block = ["Traceback (most recent call last):", f'  File "{tmp_path / "game.py"}", line 4, in <module>',
+             "    spot = V() + mark", f'  File "{tmp_path / "vectors.py"}", line 3, in __add__',
+             "    return V(self.x + other.x)", "AttributeError: 'tuple' object has no attribute 'x'"]
+    location = raised_at(block, tmp_path)
+    assert location is not None and (location.file, location.line) == ("game.py", 4), location
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("def reveal(tile):\n    tile['state'] == 'clicked'\n    return tile\n", [2]),  # an assignment meant
+    ("from turtle import listen\n\nlisten\n", [3]),  # named, not called
+    ("try:\n    import numpy\n    numpy.ndarray\nexcept ImportError:\n    pass\n", []),  # touched to test it
+    ('def f(a, b):\n    """A docstring."""\n    return a == b\n', []),
+])
+def test_a_statement_that_does_nothing_is_a_slip(source: str, found: list[int]) -> None:
+    assert [line for line, _ in python_slips(source)] == found
+
+
+@pytest.mark.parametrize(("code", "found"), [
+    ("button.addEventListener('onclick', check);\n", [1]),  # the attribute's name, not the event's
+    ("form.addEventListener('sumbit', save);\n", [1]),  # misspelt
+    ("$on(field, 'onchange', function () { add(field.value); });\n", [1]),  # through a helper
+    ("form.addEventListener('submit', save);\nbutton.setAttribute('onclick', 'go()');\n", []),
+    ("board.addEventListener('moved', redraw);\nboard.dispatchEvent(new Event('moved'));\n", []),  # its own
+    ("let done = false;\ndone === true;\n", [2]),
+    ("if (a === b) { go(); }\n", []),
+])
+def test_a_listener_for_an_event_no_element_fires_is_a_slip(code: str, found: list[int]) -> None:
+    assert [line for line, _ in script_slips(code)] == found
+
+
+def test_the_one_slip_in_the_code_comes_before_the_handler(tmp_path: Path) -> None:
+    (tmp_path / "game.py").write_text(GAME.replace("root.mainloop()", "root.focus_set\nroot.mainloop()"))
+    vocabulary = scan_app(str(tmp_path / "game.py"), tmp_path)
+    location = Locator(tmp_path, vocabulary).handled("key left", "key right")
+    assert location is not None and (location.line, location.how) == (16, "slip"), location
+    assert "'root.focus_set' is named, not called" in location.detail and "handles it: game.py:" in location.detail
+    (tmp_path / "more.py").write_text("import game\n\ngame.x == 1\n")  # two slips: neither is the place
+    twice = Locator(tmp_path, Vocabulary(sources=("game.py", "more.py"), handlers=vocabulary.handlers))
+    location = twice.handled("key left", "key right")
+    assert location is not None and location.how == "handler", location
 
 
 @pytest.mark.parametrize(("code", "line", "loops"), [

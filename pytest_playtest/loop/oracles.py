@@ -73,6 +73,7 @@ class Oracles:
         self._responsive: list[tuple[int, int]] = []  # click targets that had a visible effect
         self._reported: list[tuple[int, int]] = []  # click targets found unresponsive (once is enough)
         self._judge_widgets = True  # until the app's code is known to label no control (a drawn UI)
+        self._sources: tuple[str, ...] = ()  # the modules the app imports, once its code is read
         self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
         #: remarks for the verdict (a web page's console errors)
@@ -88,6 +89,7 @@ class Oracles:
         as a whole instead (loop.controls). A web page's buttons are real elements: always judged."""
         if self.page is None and vocabulary.sources:
             self._judge_widgets = bool(vocabulary.texts)
+        self._sources = vocabulary.sources
 
     def follow(self, app: App) -> None:
         """Judge a new launch of the app from now on; what was found about earlier launches stays."""
@@ -374,7 +376,7 @@ class Oracles:
 
     def _raised_at(self, block: Sequence[str]) -> Location | None:
         """The innermost frame of the app's own code in a traceback."""
-        return raised_at(block, self.root) if self.root is not None else None
+        return raised_at(block, self.root, self._sources) if self.root is not None else None
 
     def _stuck_at(self) -> Location | None:
         """Where the frozen app is stuck: the endless loop of its own code that two samples of its stack share
