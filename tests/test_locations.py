@@ -205,6 +205,18 @@ def test_an_error_points_at_the_frame_that_passes_the_value_it_names(tmp_path: P
     assert "raised at game.py:5 in move" in location.detail
 
 
+def test_an_attribute_missing_on_a_parameter_points_at_the_caller(tmp_path: Path) -> None:
+    app = tmp_path / "game.py"
+    app.write_text("class Blast:\n    def __init__(self, actor):\n        self.at = actor.rect.center\n\n\n"
+                   "hits = {1: [2]}\nfor hit in hits.values():\n    Blast(hit)\n")
+    block = ["Traceback (most recent call last):", f'  File "{app}", line 8, in <module>', "    Blast(hit)",
+             f'  File "{app}", line 3, in __init__', "    self.at = actor.rect.center",
+             "AttributeError: 'list' object has no attribute 'rect'"]
+    location = raised_at(block, tmp_path)
+    assert location is not None and (location.line, location.how) == (8, "traceback"), location
+    assert "passes the list that has no 'rect'" in location.detail
+
+
 def test_an_operator_method_that_raises_points_at_the_operation(tmp_path: Path) -> None:
     (tmp_path / "vectors.py").write_text("class V:\n    def __add__(self, other):\n"
                                          "        return V(self.x + other.x)\n")

@@ -27,6 +27,8 @@ QUOTED = re.compile(r"""'([^'\n]{1,60})'|"([^"\n]{1,60})\"""")
 BARE = re.compile(r":\s*([\w.\-]{1,60})\s*$")
 #: a quoted type in Python's messages (``'vector' object has no attribute``): the object's class, not a value
 OF_TYPE = re.compile(r"""'[^'\n]*' object\b""")
+#: an attribute missing on an object of some type: ``'list' object has no attribute 'rect'`` (type, attribute)
+MISSING_ATTRIBUTE = re.compile(r"AttributeError: '(\w+)' object has no attribute '(\w+)'")
 #: Python's own suggestion for a misspelt name (``Did you mean: 'orignal'?``): where that name is set
 SUGGESTED = re.compile(r"Did you mean:? '?([A-Za-z_]\w*)'?\??")
 #: words Python's messages quote that name types, not values of the app's
@@ -50,7 +52,7 @@ def raised_at(block: Sequence[str], root: Path, sources: Sequence[str] = ()) -> 
     exception = last_exception_line(block)
     files = {*(_path(frame, root).resolve() for frame in frames), *((root / name).resolve() for name in sources)}
     return (named_value_at(exception, frames[0], root, sorted(files)) or passed_value_at(exception, frames, root)
-            or located(_operation(frames), root, "traceback"))
+            or passed_object_at(exception, frames, root) or located(_operation(frames), root, "traceback"))
 
 
 def named_value_at(exception: str, frame: Frame, root: Path, files: Sequence[Path]) -> Location | None:
@@ -89,6 +91,36 @@ def passed_value_at(exception: str, frames: Sequence[Frame], root: Path) -> Loca
     location.detail = (f"passes the value the error names; raised at {relative_name(_path(frames[0], root), root)}"
                        f":{frames[0].line}" + (f" in {frames[0].function}" if frames[0].function else ""))
     return location
+
+
+def passed_object_at(exception: str, frames: Sequence[Frame], root: Path) -> Location | None:
+    """The caller's frame, when the error is an attribute missing on a parameter of the function that raised
+    (``actor.rect`` of ``Explosion(actor)`` handed a list): the wrong object came from the call (frames
+    innermost first)."""
+    missing = MISSING_ATTRIBUTE.search(exception)
+    if missing is None or len(frames) < 2 or not _parameters_reading(frames[0], root, missing[2]):
+        return None
+    location = located(frames[1], root, "traceback")
+    location.detail = (f"passes the {missing[1]} that has no '{missing[2]}'; raised at "
+                       f"{relative_name(_path(frames[0], root), root)}:{frames[0].line} in {frames[0].function}")
+    return location
+
+
+def _parameters_reading(frame: Frame, root: Path, attribute: str) -> set[str]:
+    """The parameters (``self`` and ``cls`` aside) of the function around a frame's line that the line reads
+    ``attribute`` of; a function's own parameter is a value its caller chose."""
+    try:
+        tree = ast.parse(_path(frame, root).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                 and node.lineno <= frame.line <= (node.end_lineno or node.lineno)]
+    if not functions:
+        return set()
+    arguments = max(functions, key=lambda node: node.lineno).args
+    parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]} - {"self", "cls"}
+    return {node.value.id for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == attribute
+            and node.lineno == frame.line and isinstance(node.value, ast.Name) and node.value.id in parameters}
 
 
 def _operation(frames: Sequence[Frame]) -> Frame:
