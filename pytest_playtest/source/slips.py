@@ -45,6 +45,10 @@ LISTENER_CALLS = frozenset({"addEventListener", "removeEventListener"})
 ATTRIBUTE_CALLS = frozenset({"setAttribute", "getAttribute", "removeAttribute", "hasAttribute", "attr", "prop"})
 #: [edits] a listener type this close to an event's name and not one is a misspelling of it
 MISSPELT_WITHIN = 2
+#: folders holding an app's tests, not the app
+TEST_FOLDERS = frozenset({"test", "tests", "testing", "idle_test", "__tests__", "spec"})
+#: [letters] a shorter property name is one letter away from too many others to call it misspelt
+MIN_PROPERTY = 4
 #: comparison operators whose value a statement can drop
 JS_COMPARISONS = frozenset({"==", "===", "!=", "!==", "<", ">", "<=", ">="})
 
@@ -63,6 +67,8 @@ def slips(root: Path, preferred: Sequence[str] = ()) -> list[Slip]:
     of the producers' search."""
     found: list[Slip] = []
     for path in source_files(root, preferred):
+        if _a_test(path.relative_to(root) if path.is_relative_to(root) else path):
+            continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -73,6 +79,12 @@ def slips(root: Path, preferred: Sequence[str] = ()) -> list[Slip]:
             code = script_code(text, html=path.suffix in (".html", ".htm"))
             found += [Slip(path, line, why) for line, why in script_slips(code)]
     return found
+
+
+def _a_test(path: Path) -> bool:
+    """Whether a file is a test's (a test touches attributes and compares on purpose): in a tests folder or named
+    so."""
+    return bool(TEST_FOLDERS & set(path.parts[:-1])) or path.name.startswith("test_") or ".test." in path.name
 
 
 def python_slips(text: str) -> Iterator[tuple[int, str]]:
@@ -89,14 +101,17 @@ def python_slips(text: str) -> Iterator[tuple[int, str]]:
         if isinstance(node.value, ast.Compare):
             yield node.lineno, "a comparison whose result is dropped (an assignment meant?)"
         elif isinstance(node.value, ast.Name | ast.Attribute):
-            yield node.lineno, f"'{ast.unparse(node.value)}' is named, not called"
+            yield node.lineno, f"'{ast.unparse(node.value)}' is read and dropped (a call meant?)"
 
 
 def script_slips(code: str) -> Iterator[tuple[int, str]]:
-    """(line, why) of each listener of a script for an event type no element fires, and each statement that
-    drops a comparison's result."""
+    """(line, why) of each listener of a script for an event type no element fires, each statement that
+    drops a comparison's result, and each property read once whose name is a property the script writes with
+    two neighbouring letters swapped (``cursor.value.tilte`` beside ``{title: ...}``: JavaScript reads it as
+    ``undefined``, silently)."""
     tree = _parser(False).parse(code.encode())
     dispatched = _strings(tree.root_node)
+    names = _property_names(tree.root_node)
     for node in _walk(tree.root_node):
         if node.type == "call_expression":
             why = _listener_slip(node, dispatched)
@@ -104,6 +119,43 @@ def script_slips(code: str) -> Iterator[tuple[int, str]]:
                 yield node.start_point[0] + 1, why
         elif node.type == "expression_statement" and _dropped_comparison(node):
             yield node.start_point[0] + 1, "a comparison whose result is dropped (an assignment meant?)"
+        elif node.type == "property_identifier" and node.parent is not None and node.parent.type == "member_expression":
+            why = _misspelt_property(_text(node), names)
+            if why:
+                yield node.start_point[0] + 1, why
+
+
+def _property_names(root: Node) -> tuple[dict[str, int], set[str]]:
+    """How often each name is written as a property or a string in a script, and the names it defines: keys of
+    object literals, members it assigns, methods, string values (an index named ``'title'``)."""
+    counts: dict[str, int] = {}
+    defined: set[str] = set()
+    for node in _walk(root):
+        if node.type in ("property_identifier", "shorthand_property_identifier", "identifier", "string"):
+            name = _string_value(node) if node.type == "string" else _text(node)
+            counts[name] = counts.get(name, 0) + 1
+            if node.type != "identifier" and _defines(node):
+                defined.add(name)
+    return counts, defined
+
+
+def _defines(node: Node) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    if node.type in ("shorthand_property_identifier", "string") or parent.type in ("pair", "method_definition"):
+        return True
+    assigned = parent.parent
+    return (parent.type == "member_expression" and assigned is not None and assigned.type == "assignment_expression"
+            and assigned.child_by_field_name("left") == parent)
+
+
+def _misspelt_property(name: str, names: tuple[dict[str, int], set[str]]) -> str:
+    counts, defined = names
+    if len(name) < MIN_PROPERTY or counts.get(name, 0) != 1 or name in defined:
+        return ""
+    near = sorted(other for other in defined if _swapped(name, other))
+    return f"'.{name}' is read once and written nowhere ('{near[0]}' meant?)" if near else ""
 
 
 def _listener_slip(call: Node, dispatched: dict[str, int]) -> str:
@@ -141,6 +193,16 @@ def _distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+def _swapped(a: str, b: str) -> bool:
+    """Whether two names differ by one swap of neighbouring letters (``tilte``, ``title``): the slip of a hand
+    typing fast. One letter more, less or changed is as often another word (``test``, ``rest``)."""
+    if len(a) != len(b) or a == b:
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(differ) == 2 and differ[1] == differ[0] + 1 and a[differ[0]] == b[differ[1]] \
+        and a[differ[1]] == b[differ[0]]
+
+
 def _callee_name(call: Node) -> str:
     function = call.child_by_field_name("function")
     if function is None:
@@ -155,6 +217,10 @@ def _string_arguments(call: Node) -> list[str]:
     if arguments is None:
         return []
     return [_string_value(child) for child in arguments.named_children if child.type == "string"]
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode(errors="replace")
 
 
 def _string_value(node: Node) -> str:
