@@ -20,7 +20,7 @@ from pytest_playtest.runtime.named import raised_at
 from pytest_playtest.runtime.stacks import StackDumps, stuck_at
 from pytest_playtest.runtime.tracebacks import located
 from pytest_playtest.source import Vocabulary, scan_app
-from pytest_playtest.source.jsloops import endless_loops, script_code
+from pytest_playtest.source.jsloops import endless_loops, parameters_around, script_code
 from pytest_playtest.source.producers import longest_word, producer
 from pytest_playtest.source.slips import python_slips, script_slips
 from pytest_playtest.verdict import Finding, Location, Verdict
@@ -276,6 +276,14 @@ def test_the_one_slip_in_the_code_comes_before_the_handler(tmp_path: Path) -> No
 ])
 def test_the_loops_of_a_script_that_may_never_end(code: str, line: int, loops: list[int]) -> None:
     assert endless_loops(code, line) == loops
+
+
+def test_the_parameters_of_the_function_around_a_place_of_a_script() -> None:
+    code = ("View.prototype.render = function (command, options = {}) {\n  commands[command](options);\n};\n"
+            "const first = rows => rows[0];\nlet shown = table[key];\n")
+    assert parameters_around(code, 2, 3) == {"command", "options"}
+    assert parameters_around(code, 4, 23) == {"rows"}
+    assert parameters_around(code, 5, 13) == set()  # outside any function
 
 
 def test_a_pages_inline_script_keeps_the_pages_lines() -> None:

@@ -202,6 +202,15 @@ def test_a_busy_main_thread_is_a_freeze(display: Display, play: Play) -> None:
     assert browsers_running(display) == []
 
 
+def test_a_lookup_by_a_parameter_that_finds_nothing_points_at_the_caller(play: Play) -> None:
+    verdict = play(app=str(WEB / "todo.html")).verdict
+    raised = verdict.first("exception")
+    assert raised is not None and raised.location is not None, verdict.summary()
+    assert "views[view] is not a function" in raised.message
+    assert (raised.location.file, raised.location.line) == ("todo.html", 16), raised.location
+    assert "passes the view that views has no entry for; raised at todo.html:13" in raised.location.detail
+
+
 def test_a_page_stuck_in_a_loop_names_the_loop_not_a_function_it_calls(play: Play) -> None:
     verdict = play(app=str(WEB / "rows.html")).verdict
     freeze = verdict.first("freeze")

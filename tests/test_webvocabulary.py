@@ -75,8 +75,10 @@ def test_a_page_without_key_listeners_has_no_keys(tmp_path: Path) -> None:
 def test_the_web_toy() -> None:
     vocabulary = scan_web_app(REPO / "fixtures" / "web")
     assert vocabulary.keys == ("up",) and vocabulary.buttons == ("left",)
-    # filter.html has Filter, required.html Join and Clear, rows.html Clear full rows, rules.html a More button
-    assert vocabulary.texts == ("Add", "Minus", "Reset", "Filter", "Join", "Clear", "Clear full rows", "More")
+    # filter.html has Filter, required.html Join and Clear, rows.html Clear full rows, rules.html a More button,
+    # todo.html Add (again) and Done
+    assert vocabulary.texts == ("Add", "Minus", "Reset", "Filter", "Join", "Clear", "Clear full rows", "More",
+                                "Done")
 
 
 def test_key_codes_through_constants_objects_and_switches(tmp_path: Path) -> None:

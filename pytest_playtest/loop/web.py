@@ -22,9 +22,9 @@ from ..errors import AppError, DevToolsTimeout, DomError, RuleError
 from ..rules import Fact, Query
 from ..runtime import dom
 from ..runtime.browser import Browser
-from ..runtime.places import place
+from ..runtime.places import place, relative_name
 from ..runtime.stacks import SAMPLE_GAP
-from ..source.jsloops import endless_loops, script_code
+from ..source.jsloops import endless_loops, parameters_around, script_code
 from ..verdict import Finding, Location, LocationHow
 from ..vision import Vision, Widget
 from .workers import TextReader
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: a script frame as the browser reports it: ``/js/game.js:12:5``
 SCRIPT_FRAME = re.compile(r"(?P<file>.+):(?P<line>\d+):(?P<column>\d+)")
+#: a lookup by a name in an error's text: ``viewCommands[viewCmd] is not a function`` (table, key)
+LOOKUP = re.compile(r"(?P<table>[\w.$]+)\[(?P<key>[A-Za-z_$][\w$]*)\]")
 
 
 class PageWatch:
@@ -54,9 +56,10 @@ class PageWatch:
             self._reported.add((report.message, report.location))
             where = f" at {report.location}" if report.location else ""
             if report.kind == "exception":
+                frames = report.frames or (report.location,)
                 found.append(Finding("exception", f"{report.message}{where} (the page kept running)", step=step,
-                                     details=report.details,
-                                     location=self.script_place(report.frames or (report.location,), "traceback")))
+                                     details=report.details, location=self.passed_key(report.message, frames)
+                                     or self.script_place(frames, "traceback")))
             elif report.kind == "request":
                 found.append(Finding("exception", f"a file of the app's own failed to load: {report.message}",
                                      step=step))
@@ -120,22 +123,53 @@ class PageWatch:
             found += [(path, header) for header in endless_loops(codes[path], int(match["line"]))]
         return found
 
-    def script_place(self, frames: Sequence[str], how: LocationHow) -> Location | None:
-        """The innermost frame of the page's own scripts (served from its folder; a minified library's is not
-        the app's) as a Location, with the line's text from the file."""
+    def passed_key(self, message: str, frames: Sequence[str]) -> Location | None:
+        """The caller's frame, when the error names a lookup by a parameter of the function that raised
+        (``viewCommands[viewCmd] is not a function``): the key that found nothing is the one the caller
+        passed, as a ``KeyError`` would show in Python."""
+        lookup = LOOKUP.search(message)
+        own = self._own_frames(frames)
+        if lookup is None or len(own) < 2:
+            return None
+        (path, line, column), (caller, caller_line, caller_column) = own[:2]
+        code = script_code(path.read_text(encoding="utf-8", errors="replace"), html=path.suffix in (".html", ".htm"))
+        if lookup["key"] not in parameters_around(code, line, column):
+            return None
+        location = place(caller, caller_line, self._root(), "traceback")
+        location.column = caller_column
+        location.detail = (f"passes the {lookup['key']} that {lookup['table']} has no entry for; raised at "
+                           f"{relative_name(path, self._root())}:{line}")
+        return location
+
+    def _root(self) -> Path:
+        return self.browser.target.root or Path(".")
+
+    def _own_frames(self, frames: Sequence[str]) -> list[tuple[Path, int, int]]:
+        """The frames of the page's own scripts (served from its folder; not a minified library's): file, line
+        and column."""
         root = self.browser.target.root
         if root is None:
-            return None
+            return []
+        own = []
         for frame in frames:
             match = SCRIPT_FRAME.fullmatch(frame)
             if match is None or match["file"].endswith(".min.js"):
                 continue
             path = root / unquote(match["file"].lstrip("/"))
             if path.is_file():
-                location = place(path, int(match["line"]), root, how)
-                location.column = int(match["column"])
-                return location
-        return None
+                own.append((path, int(match["line"]), int(match["column"])))
+        return own
+
+    def script_place(self, frames: Sequence[str], how: LocationHow) -> Location | None:
+        """The innermost frame of the page's own scripts (served from its folder; a minified library's is not
+        the app's) as a Location, with the line's text from the file."""
+        own = self._own_frames(frames)
+        if not own:
+            return None
+        path, line, column = own[0]
+        location = place(path, line, self._root(), how)
+        location.column = column
+        return location
 
 
 class DomReader:

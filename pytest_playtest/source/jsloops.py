@@ -1,4 +1,5 @@
-"""Which loops of a page's scripts may never end: where a frozen page is stuck.
+"""Which loops of a page's scripts may never end: where a frozen page is stuck; and which names a script's
+function takes as parameters (a lookup by one failed with the key its caller chose).
 
 A page that hangs runs a loop that never ends, and a pause of its main thread shows only where that loop
 happened to be (often in a function it calls). A person reading the stack skips the loops that cannot hang —
@@ -91,3 +92,29 @@ def _assigned(node: Node | None) -> Iterator[str]:
             yield target.text.decode()
         if current.type not in FUNCTIONS:
             stack.extend(current.children)
+
+
+def parameters_around(code: str, line: int, column: int) -> set[str]:
+    """The parameters of the innermost function holding a place (1-based line and column) of a script: the
+    names its callers choose."""
+    tree = _parser(False).parse(code.encode())
+    node: Node | None = tree.root_node.descendant_for_point_range((line - 1, column - 1), (line - 1, column - 1))
+    while node is not None and node.type not in FUNCTIONS:
+        node = node.parent
+    if node is None:
+        return set()
+    return _parameter_names(node.child_by_field_name("parameters") or node.child_by_field_name("parameter"))
+
+
+def _parameter_names(parameters: Node | None) -> set[str]:
+    """Plain and defaulted parameters' names (``a``, ``b = 1``; a lone arrow parameter too)."""
+    if parameters is None:
+        return set()
+    if parameters.type == "identifier":
+        return {(parameters.text or b"").decode()}
+    names = set()
+    for child in parameters.named_children:
+        target = child.child_by_field_name("left") if child.type == "assignment_pattern" else child
+        if target is not None and target.type == "identifier":
+            names.add((target.text or b"").decode())
+    return names
