@@ -315,8 +315,14 @@ def test_a_page_holding_the_expected_word_is_a_weaker_producer(tmp_path: Path) -
 
 def test_an_unmet_expectation_points_at_its_producer(tmp_path: Path) -> None:
     (tmp_path / "game.py").write_text("import tkinter\n\nlabel = f'Flags: {0}'\n")
-    location = Locator(tmp_path, Vocabulary(sources=("game.py",))).produced(text(r"Flags: [1-9]"))
+    locator = Locator(tmp_path, Vocabulary(sources=("game.py",)))
+    location = locator.produced(text(r"Flags: [1-9]"))
     assert location is not None and (location.file, location.line, location.how) == ("game.py", 3, "producer")
+    assert location.detail == "a text this code writes can match it"
+    locator.reached = {"game.py": frozenset({1})}  # with coverage: the line writing it never ran
+    assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it never ran")
+    locator.reached = {"game.py": frozenset({1, 3})}
+    assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it ran")
 
 
 def test_a_dead_input_points_where_the_code_handles_it(tmp_path: Path) -> None:

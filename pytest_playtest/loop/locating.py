@@ -127,8 +127,10 @@ class Locator:
         if slip is not None:
             return slip
         detail = "a text this code writes can match it" if found.matches else "this line holds its word"
+        if self.reached is not None:  # with coverage: a producer that never ran was never reached
+            ran = found.line in self.reached.get(relative_name(found.path, self.root), frozenset())
+            detail += "; it ran" if ran else "; it never ran"
         return place(found.path, found.line, self.root, "producer", detail=detail)
-
 
     def slip(self, also: str = "") -> Location | None:
         """The one slip in the app's code as a Location (``also``: the place found otherwise, for its detail);
