@@ -38,7 +38,10 @@ NOISE_REPLAYS = 2
 #: The largest a kept picture of a golden run is (width, height).
 THUMBNAIL_SIZE = (320, 320)
 #: What became of a run's golden run (the ``golden`` entry of the test's report).
-Outcome = Literal["checked", "recorded", "updated", "not recorded", ""]
+#: ``unstable``: recorded or updated, but its replays differed beyond the noise a check can set aside
+Outcome = Literal["checked", "recorded", "updated", "unstable", "not recorded", ""]
+#: the note that starts what a run says of an untrustworthy golden run (a person searches the report for it)
+UNSTABLE = "golden: unstable"
 
 
 def golden_folder(test_file: Path, nodeid: str, run: int) -> Path:
@@ -100,6 +103,10 @@ class GoldenRun:
         result = self._play(_replaying(spec, self.folder, len(golden.trajectory.steps), golden), artifacts,
                             default_cwd)
         result.verdict.notes.append(f"replayed and compared with the golden run in {self.folder}")
+        unstable = golden.noise.unstable()
+        if unstable:
+            result.verdict.notes.append(f"{UNSTABLE}: its recording's replays differed in {unstable}; this check "
+                                        "compared little (record it anew: --playtest-golden update)")
         return result
 
     def _record(self, spec: RunSpec, artifacts: Path, default_cwd: Path,
@@ -117,11 +124,16 @@ class GoldenRun:
                                             f"did not pass ({replay.verdict.summary().splitlines()[0]})")
                 return result, "not recorded"
             replays.append(replay)
-        self._keep(spec, replays)
+        golden = self._keep(spec, replays)
         result.verdict.notes.append(f"golden run {outcome} in {self.folder}")
+        unstable = golden.noise.unstable()
+        if unstable:
+            result.verdict.notes.append(f"{UNSTABLE}: two replays of the recorded inputs differed in {unstable}; "
+                                        "a check against it compares little")
+            return result, "unstable"
         return result, outcome
 
-    def _keep(self, spec: RunSpec, replays: list[RunResult]) -> None:
+    def _keep(self, spec: RunSpec, replays: list[RunResult]) -> Golden:
         first = replays[0]
         noise = Noise()
         for other in replays[1:]:
@@ -139,6 +151,7 @@ class GoldenRun:
         golden.write(self.folder)
         if first.verdict.artifacts is not None:
             _keep_pictures(golden, Path(first.verdict.artifacts) / FRAMES_DIR, self.folder / THUMBNAILS_DIR)
+        return golden
 
 
 def _keep_pictures(golden: Golden, frames: Path, into: Path) -> None:

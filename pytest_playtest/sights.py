@@ -40,6 +40,9 @@ TILE_TOLERANCE = 40
 LATE = 0.1
 #: [differences] at most this many differences are spelled out per step
 SHOWN_DIFFERENCES = 3
+#: [share of tiles] a recording whose replays differed in more of the picture than this is unstable: a check
+#: against it compares too little of the screen to see a slip, and says so rather than passing quietly
+UNSTABLE_NOISE = 0.5
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,:]\d+)*")
 #: What makes a line on a moving app text: a digit or a word of two letters (OCR reads a sprite now and then as
 #: one glyph: a bird as «[]», a ghost as «口»).
@@ -104,6 +107,14 @@ class Noise:
         self.run_labels |= {name for name in mine.keys() | theirs.keys()
                             if name not in mine or name not in theirs or mine[name].changed != theirs[name].changed
                             or mine[name].side != theirs[name].side}
+
+    def unstable(self) -> str:
+        """Why a golden run with this noise cannot be trusted ("" when it can): the app's being there varied
+        between its replays, or most of its picture did."""
+        reasons = ["whether the app was still running"] if self.alive else []
+        if len(self.tiles) > UNSTABLE_NOISE * TILES[0] * TILES[1]:
+            reasons.append(f"{len(self.tiles)} of {TILES[0] * TILES[1]} regions of the picture")
+        return " and ".join(reasons)
 
     def to_dict(self) -> dict[str, Any]:
         return {"labels": sorted(self.labels), "tiles": sorted(self.tiles), "alive": self.alive,

@@ -112,6 +112,12 @@ def test_an_app_gone_where_the_reference_ran_on_is_a_divergence() -> None:
         "the app had exited (the reference's was still running)"]
 
 
+def test_a_golden_run_whose_replays_differ_in_most_of_the_picture_or_in_the_app_being_there_is_unstable() -> None:
+    assert Noise(tiles=set(range(96))).unstable() == ""  # half the picture: a check still sees the other half
+    assert Noise(tiles=set(range(97))).unstable() == "97 of 192 regions of the picture"
+    assert Noise(alive=True, labels={"score"}).unstable() == "whether the app was still running"
+
+
 def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_path: Path) -> None:
     steps = [Step(index=1, action=Action.click(10, 20)), Step(index=2, action=Action.press("r"))]
     noise = Noise(labels={"time: #"}, tiles={3})
@@ -282,3 +288,50 @@ def test_a_golden_run_names_the_randomness_no_seed_reaches(pytester: pytest.Pyte
                 if unseedable in text)
     assert any(note.startswith("randomness the run cannot seed") and f"random.SystemRandom at dice.py:{line}" in note
                for note in verdict["notes"]), verdict["notes"]
+
+
+FLICKER = """\
+import os
+import tkinter as tk
+
+root = tk.Tk()
+root.title("Flicker")
+canvas = tk.Canvas(root, width=320, height=240, highlightthickness=0)
+canvas.pack()
+
+
+def paint(_event=None):
+    canvas.configure(bg="#" + os.urandom(3).hex())
+
+
+root.bind("<Key>", paint)
+canvas.bind("<Button-1>", paint)
+paint()
+root.mainloop()
+"""
+
+FLICKER_TEST = """
+import pytest
+
+@pytest.mark.playtest(app="flicker.py", max_steps=6, timeout=40)
+def test_flicker(playtest):
+    verdict = playtest.run()
+    assert verdict, verdict.summary()
+"""
+
+
+@pytest.mark.gui
+def test_a_recording_whose_replays_differ_everywhere_is_reported_unstable(pytester: pytest.Pytester) -> None:
+    (pytester.path / "flicker.py").write_text(FLICKER)
+    pytester.makepyfile(test_flicker=FLICKER_TEST)
+    run = ("--playtest", "-p", "no:cacheprovider")
+    recorded = pytester.runpytest_subprocess(*run, "--playtest-golden", "record")
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines(["golden runs: 1 unstable"])
+    notes = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())["notes"]
+    assert any(note.startswith("golden: unstable: two replays of the recorded inputs differed in ") for note in notes)
+    shutil.rmtree(pytester.path / "playtest-results")
+    checked = pytester.runpytest_subprocess(*run)
+    checked.stdout.fnmatch_lines(["golden runs: 1 checked"])
+    notes = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())["notes"]
+    assert any(note.startswith("golden: unstable: its recording's replays differed in ") for note in notes), notes
