@@ -25,7 +25,7 @@ from PIL import Image
 from .files import FRAMES_DIR, frame_path
 from .loop.spec import Differential, RunResult, RunSpec
 from .pipeline import Runtime
-from .report.artifacts import slugify
+from .report.artifacts import slugify, write_verdict
 from .settings import GoldenMode
 from .sights import SIGHTS_FILE, THUMBNAILS_DIR, Golden, Noise
 from .trajectory import Trajectory
@@ -87,9 +87,14 @@ class GoldenRun:
         kept = (self.folder / SIGHTS_FILE).is_file()
         if self.mode == "off" or (self.mode == "check" and not kept):
             return self._play(spec, artifacts, default_cwd), ""
+        outcome: Outcome
         if kept and self.mode != "update":
-            return self._check(spec, artifacts, default_cwd), "checked"
-        return self._record(spec, artifacts, default_cwd, "updated" if kept else "recorded")
+            result, outcome = self._check(spec, artifacts, default_cwd), "checked"
+        else:
+            result, outcome = self._record(spec, artifacts, default_cwd, "updated" if kept else "recorded")
+        if result.verdict.artifacts is not None:  # with the golden run's notes
+            write_verdict(result.verdict, Path(result.verdict.artifacts))
+        return result, outcome
 
     def _play(self, spec: RunSpec, artifacts: Path, default_cwd: Path) -> RunResult:
         return self.runtime.play(spec, artifacts=artifacts, default_cwd=default_cwd)

@@ -142,7 +142,7 @@ def finalize_artifacts(
             message = f"could not draw the storyboard or animation in {folder}: {exc}"
             warnings.warn(PlaytestReportWarning(message), stacklevel=2)
 
-    (folder / VERDICT_FILE).write_text(json.dumps(verdict.to_dict(), indent=2) + "\n", encoding="utf-8")
+    write_verdict(verdict, folder)
     (folder / STDOUT_FILE).write_text(stdout, encoding="utf-8", errors="replace")
     (folder / STDERR_FILE).write_text(stderr, encoding="utf-8", errors="replace")
 
@@ -155,3 +155,8 @@ def _attach_screenshots(findings: list[Finding], frames_dir: Path, final_frame: 
         frame = final_frame if finding.step is None else frame_path(frames_dir, finding.step)
         if frame.exists():
             finding.screenshot = str(frame)
+
+
+def write_verdict(verdict: Verdict, folder: Path) -> None:
+    """The verdict's file in its artifacts folder (written again when a later stage adds notes to it)."""
+    (folder / VERDICT_FILE).write_text(json.dumps(verdict.to_dict(), indent=2) + "\n", encoding="utf-8")
