@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from .jsloops import script_code
 from .producers import source_files
-from .webkeys import _parser
+from .webkeys import _parser, walk
 
 #: the events a page's elements, window and document fire (DOM, UI Events, HTML, Pointer, Touch, Drag and
 #: Drop, CSS animations and transitions, media, IndexedDB requests): a listener's type is one of these or an
@@ -112,7 +112,7 @@ def script_slips(code: str) -> Iterator[tuple[int, str]]:
     tree = _parser(False).parse(code.encode())
     dispatched = _strings(tree.root_node)
     names = _property_names(tree.root_node)
-    for node in _walk(tree.root_node):
+    for node in walk(tree.root_node):
         if node.type == "call_expression":
             why = _listener_slip(node, dispatched)
             if why:
@@ -130,7 +130,7 @@ def _property_names(root: Node) -> tuple[dict[str, int], set[str]]:
     object literals, members it assigns, methods, string values (an index named ``'title'``)."""
     counts: dict[str, int] = {}
     defined: set[str] = set()
-    for node in _walk(root):
+    for node in walk(root):
         if node.type in ("property_identifier", "shorthand_property_identifier", "identifier", "string"):
             name = _string_value(node) if node.type == "string" else _text(node)
             counts[name] = counts.get(name, 0) + 1
@@ -232,7 +232,7 @@ def _strings(root: Node) -> dict[str, int]:
     """How often each string literal is written in a script: an app that dispatches its own event names it
     where it dispatches it too."""
     counts: dict[str, int] = {}
-    for node in _walk(root):
+    for node in walk(root):
         if node.type == "string":
             value = _string_value(node)
             counts[value] = counts.get(value, 0) + 1
@@ -245,11 +245,3 @@ def _dropped_comparison(statement: Node) -> bool:
         return False
     operator = expression.child_by_field_name("operator")
     return operator is not None and (operator.text or b"").decode() in JS_COMPARISONS
-
-
-def _walk(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))

@@ -91,7 +91,8 @@ def scan_keys(sources: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str
     return list(found), list(places)
 
 
-def _walk(node: Node) -> Iterator[Node]:
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of a tree-sitter tree, in source order."""
     stack = [node]
     while stack:
         current = stack.pop()
@@ -117,7 +118,7 @@ def _name(node: Node | None) -> str:
 
 
 def _bind(root: Node, constants: _Constants) -> None:
-    for node in _walk(root):
+    for node in walk(root):
         if node.type == "variable_declarator":
             target, value = node.child_by_field_name("name"), node.child_by_field_name("value")
         elif node.type == "assignment_expression":
@@ -187,7 +188,7 @@ def _mentions_event_key(node: Node | None) -> bool:
 
 def _keys(root: Node, constants: _Constants) -> Iterator[tuple[str, Node]]:
     """Each key an event is compared with, and the node that compares it."""
-    for node in _walk(root):
+    for node in walk(root):
         if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in _COMPARISONS:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if _mentions_event_key(left):
