@@ -21,7 +21,7 @@ from pytest_playtest.runtime.stacks import StackDumps, stuck_at
 from pytest_playtest.runtime.tracebacks import located
 from pytest_playtest.source import Vocabulary, scan_app
 from pytest_playtest.source.jsloops import endless_loops, parameters_around, script_code
-from pytest_playtest.source.producers import longest_word, producer
+from pytest_playtest.source.producers import element_writer, longest_word, producer
 from pytest_playtest.source.slips import python_slips, script_slips
 from pytest_playtest.verdict import Finding, Location, Verdict
 
@@ -323,6 +323,17 @@ def test_an_unmet_expectation_points_at_its_producer(tmp_path: Path) -> None:
     assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it never ran")
     locator.reached = {"game.py": frozenset({1, 3})}
     assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it ran")
+
+
+def test_an_unmet_rule_points_at_the_script_writing_the_element_it_names(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text('<h3 id="final-score"></h3>\n<script>\nfunction reset() {\n'
+                                         "  document.getElementById('final-score').textContent = '';\n}\n"
+                                         "function end(score) {\n"
+                                         "  document.getElementById('final-score').textContent =\n"
+                                         "      'Score: ' + score;\n}\n</script>\n")
+    found = element_writer("#final-score <= 100", tmp_path)
+    assert found is not None and (found.path.name, found.line) == ("index.html", 7)  # not the line emptying it
+    assert element_writer("#elsewhere exists", tmp_path) is None
 
 
 def test_a_dead_input_points_where_the_code_handles_it(tmp_path: Path) -> None:

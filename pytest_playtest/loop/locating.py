@@ -19,7 +19,7 @@ from pathlib import Path
 from ..expect import Expectation
 from ..runtime.places import place, relative_name
 from ..source import Vocabulary
-from ..source.producers import producer
+from ..source.producers import element_writer, producer
 from ..source.registrations import WIDGET_CLICK
 from ..source.slips import slips
 from ..verdict import Location
@@ -117,7 +117,9 @@ class Locator:
 
     def produced(self, expectation: Expectation) -> Location | None:
         """Where the text an expectation looks for is produced: a template that can make a match, else a line
-        holding its longest literal word."""
+        holding its longest literal word; for a DOM rule, the script line writing an element it names."""
+        if expectation.kind == "rule" and expectation.pattern:
+            return self.slip() or self._writer(expectation.pattern)
         if expectation.kind not in ("text", "final_text") or not expectation.pattern:
             return self.slip()
         found = producer(expectation.pattern, self.root, self.sources)
@@ -131,6 +133,13 @@ class Locator:
             ran = found.line in self.reached.get(relative_name(found.path, self.root), frozenset())
             detail += "; it ran" if ran else "; it never ran"
         return place(found.path, found.line, self.root, "producer", detail=detail)
+
+    def _writer(self, rule: str) -> Location | None:
+        """Where the page's scripts write an element a rule that never held names."""
+        found = element_writer(rule, self.root, self.sources)
+        if found is None:
+            return None
+        return place(found.path, found.line, self.root, "producer", detail="this code writes an element the rule reads")
 
     def slip(self, also: str = "") -> Location | None:
         """The one slip in the app's code as a Location (``also``: the place found otherwise, for its detail);

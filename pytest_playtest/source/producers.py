@@ -30,6 +30,12 @@ FIELD = re.compile(r"%[-+ 0#]*\d*(?:\.\d+)?[sdifgeErxXc]|\{[^{}]*\}|\$\{[^{}]*\}
 #: a script's string literals (double, single or back quotes) and a page's tags
 QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`(?:[^`\\]|\\.)*`')
 TAG = re.compile(r"<[^>]*>")
+#: the ids and classes a DOM rule's selectors name (``#score``, ``main > section.soup``)
+SELECTOR_NAMES = re.compile(r"[#.]([A-Za-z_][\w-]*)")
+#: a script line that writes an element's content (what follows the ``=``; the value may go on to the next line)
+WRITES = re.compile(r"\.(?:textContent|innerText|innerHTML|value|className)\s*\+?=(?!=)\s*(.*)$")
+#: ... an empty string, which clears the element rather than fills it
+EMPTY = re.compile(r"""^(['"`])\1\s*;?\s*$""")
 
 
 @dataclass(frozen=True)
@@ -160,3 +166,23 @@ def _part(part: ast.expr) -> str:
     if isinstance(part, ast.JoinedStr):
         return "".join(_part(piece) for piece in part.values)
     return "\0"
+
+
+def element_writer(rule: str, root: Path, preferred: Sequence[str] = ()) -> Produced | None:
+    """The first line of the app's scripts that writes content into an element a DOM rule names (``#score``,
+    ``.score-container``: found by its id or class written as a string, ``getElementById('score')``), where a
+    person looks when the rule never held; a line that empties the element is passed over."""
+    from .jsloops import script_code  # tree-sitter loads only for a web app's rules
+
+    for name in dict.fromkeys(SELECTOR_NAMES.findall(rule)):
+        named = re.compile(rf"""['"`][#.]?{re.escape(name)}['"`]""")
+        for path in source_files(root, preferred):
+            if path.suffix == ".py":
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            lines = script_code(text, html=path.suffix in (".html", ".htm")).splitlines()
+            for number, line in enumerate(lines, 1):
+                written = WRITES.search(line)
+                if named.search(line) and written and not EMPTY.match(written[1]):
+                    return Produced(path, number, matches=False)
+    return None
