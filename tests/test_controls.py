@@ -181,6 +181,22 @@ def test_clicks_that_change_the_board_where_they_land_work_however_rarely_under_
         assert findings[0].message.startswith("clicks had no effect: tried 142 times")
 
 
+@pytest.mark.parametrize(("opened", "dead"), [(Box(10, 50, 200, 200), False), (Box(300, 380, 60, 30), True)])
+def test_a_click_that_opened_a_still_board_has_worked_whatever_its_clock_does_after(opened: Box, dead: bool) -> None:
+    """A minesweeper whose clock starts at the first click: that click, while the app stood still, opened most of
+    the board around the point it landed on, and the later clicks find only opened tiles. Its clicks are alive.
+    A first change away from the point clicked proves nothing (a still-looking app may move slowly)."""
+    board = Vocabulary(buttons=("left",), sources=("minesweeper.py",))
+    controls = DeadControls(board)
+    tried(controls, Action.click(40, 80), effect=True, moving=False, where=opened)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0, where=Box(180, 4, 40, 16))
+    for place in range(120):
+        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
+    findings = controls.findings()
+    assert [f.message.split(":")[0] for f in findings] == (["clicks had no effect"] if dead else [])
+
+
 def test_a_key_that_works_a_little_less_often_than_the_others_is_not_dead() -> None:
     """A snake's direction key turns it only when it is not heading that way already: as measured on a correct
     snake game, 22 of its 62 presses were followed by a turn while the other keys had 54 of 120, and the game

@@ -46,6 +46,22 @@ def test_a_freeze_names_the_loop_that_never_ends(app: list[str], loop: str, body
     assert Path(app[1]).read_text().splitlines()[freeze.location.line].strip() == body, freeze.location
 
 
+@pytest.mark.parametrize("slip", [True, False])
+def test_a_handler_that_never_ends_while_it_configures_widgets_is_a_freeze(slip: bool, play: Play) -> None:
+    """A flood fill that never marks a tile uncovered (``==`` for ``=``) loops in the click's handler, redrawing
+    tiles: Tk reads the X connection meanwhile, so no backlog of input shows the hang; the handler's stack,
+    sampled seconds apart, does. The correct fill passes."""
+    app = str(APPS / "tk_fill.py")
+    verdict = play(app=[sys.executable, app, *(["--slip"] if slip else [])], max_steps=30).verdict
+    if not slip:
+        assert verdict.passed, verdict.summary()
+        return
+    assert verdict.kinds() == ["freeze"], verdict.summary()
+    freeze = verdict.first("freeze")
+    assert "inside one event handler" in freeze.message and "tk_fill.py:" in freeze.message, freeze.message
+    assert freeze.location is not None and freeze.location.text == "while queue:", freeze.location
+
+
 def test_a_crash_and_an_exception_name_the_line_that_raised(play: Play) -> None:
     crash = play(app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict.first("crash")
     assert crash is not None and crash.location is not None

@@ -19,7 +19,9 @@ so it is judged once, at the end:
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
   letter: there only letters typed while the screen showed them count), or none of its clicks on a drawn UI
   (a cannon that never fires; in a real-time game played with its keys, only when the keys did not work
-  either). Then nothing else may have worked, so the evidence is more tries over more of the keys or places.
+  either). Then nothing else may have worked, so the evidence is more tries over more of the keys or places;
+  and a click that changed the window right where it landed while the app stood still (before it was seen
+  moving by itself: a clock that starts on the first click) has worked.
 
 An effect is judged by the loop: on a still app, a visible change (or new code after the first try); on an
 app that moves by itself, what its next frames changed beyond its own motion (vision.motion). There a change
@@ -302,8 +304,11 @@ class DeadControls:
         # a real-time game played with its keys may ignore clicks on its field (they start a menu's game, or
         # nothing): there clicks are judged only when the keys did nothing either
         keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)
+        # a click that changed the window right where it landed while the app stood still worked, whatever came
+        # after (a board whose first click opened most of it leaves little for later clicks to do)
+        worked_still = self.still.get("left click", NO_RECORD).local > 0
         clicks = records.get("left click")
-        if (clicks is not None and not keys_play and clicks.tries >= self.settings.kind_tries
+        if (clicks is not None and not keys_play and not worked_still and clicks.tries >= self.settings.kind_tries
                 and len(clicks.places) >= self.settings.kind_places and self._dead(clicks, moving=moving)):
             found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
                                             f"{len(clicks.places)} places", clicks, locate("left click")))

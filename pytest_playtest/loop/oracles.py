@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..runtime.named import raised_at
+from ..runtime.places import relative_name
 from ..runtime.procfs import cpu_seconds, process_state
-from ..runtime.stacks import SAMPLE_GAP, StackDumps, stuck_at
+from ..runtime.stacks import SAMPLE_GAP, StackDumps, handler_loop, stuck_at
 from ..runtime.tracebacks import has_traceback, last_exception_line, located, split_tracebacks
 from ..verdict import Finding, Location
 from .expectations import ExpectationTracker
@@ -47,6 +48,15 @@ class Suspect:
     effects_at: int = -1
 
 
+@dataclass
+class BusyLook:
+    """One look at an app whose X connection was drained: when, its CPU seconds then, its stack if it was busy."""
+
+    at: float
+    cpu: float
+    stack: str | None = None
+
+
 class Oracles:
     """The generic oracles of one run, fed by the session after every observation and step."""
 
@@ -76,6 +86,7 @@ class Oracles:
         self._sources: tuple[str, ...] = ()  # the modules the app imports, once its code is read
         self._previous: Step | None = None  # the step before the one being judged
         self._input_drained_at = -float("inf")  # when a look at the X connection last found no backlog
+        self._busy_look: BusyLook | None = None  # the last such look's CPU time and, when busy, the app's stack
         #: remarks for the verdict (a web page's console errors)
         self.notes: list[str] = []
         self._watch = watch
@@ -102,6 +113,7 @@ class Oracles:
         self._no_effect_run.clear()
         self._first_no_effect_at = None
         self._input_drained_at = -float("inf")
+        self._busy_look = None
 
     @property
     def frozen(self) -> bool:
@@ -217,7 +229,10 @@ class Oracles:
         while backlog[-1] and len(backlog) < self.settings.unread_samples:
             time.sleep(interval)
             backlog.append(self.app.unread_display_input())
-        if not backlog[-1] or len(set(backlog)) > 1 or len(backlog) < self.settings.unread_samples:
+        if not backlog[-1]:
+            self._input_drained_at = now
+            return self._in_endless_handler(now)
+        if len(set(backlog)) > 1 or len(backlog) < self.settings.unread_samples:
             self._input_drained_at = now
             return None
         why = (f"not reading its input: {backlog[-1]} bytes of X events stayed unread for "
@@ -231,6 +246,30 @@ class Oracles:
         if share < self.settings.hang_cpu:
             return None
         return f"{why}, busy on the CPU ({share:.0%})"
+
+    def _in_endless_handler(self, now: float) -> str | None:
+        """Why an app whose X connection is drained handles no input all the same: it spun the CPU since the
+        last look and its stack, sampled then and now, stayed in one loop of an event handler
+        (``runtime.stacks.handler_loop``). Stacks are sampled only while the app is busy."""
+        stacks = self._stacks(self.app) if self.root is not None else None
+        cpu = cpu_seconds(self.app.pid)
+        if stacks is None or cpu is None or self.root is None:
+            return None
+        last, self._busy_look = self._busy_look, BusyLook(now, cpu)
+        if last is None:
+            return None
+        share = (cpu - last.cpu) / max(now - last.at, 1e-3)
+        if share < self.settings.hang_cpu:
+            return None
+        self._busy_look.stack = stacks.dump(self.app.pid)
+        if last.stack is None or self._busy_look.stack is None:
+            return None
+        stuck = handler_loop([last.stack, self._busy_look.stack], self.root)
+        if stuck is None:
+            return None
+        where = relative_name(self.root / stuck.frame.file, self.root)  # (an absolute file stays whole)
+        return (f"busy on the CPU ({share:.0%}) inside one event handler: its stack stayed in the loop at "
+                f"{where}:{stuck.frame.line} for {now - last.at:.1f}s")
 
     def check_freeze(self, step: int, now: float) -> bool:
         """An animating app that stopped drawing while its process spins or is stopped is frozen.

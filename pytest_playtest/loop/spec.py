@@ -54,7 +54,8 @@ class OracleSettings:
     #: distinct screen states in which a click on a widget must have had no effect to be "unresponsive"
     #: (a target that ever had an effect in the run is never unresponsive)
     unresponsive_states: int = 3
-    #: share of a CPU an app that reads no input must use to be hung (a loop), when no input ever worked
+    #: share of a CPU an app that reads no input must use to be hung (a loop), when no input ever worked; and
+    #: one whose input is read but whose stack stays in one event handler's loop
     hang_cpu: float = 0.8
     #: seconds to wait, after a traceback appears, to tell an exception (app lives) from a crash
     crash_grace: float = 0.15

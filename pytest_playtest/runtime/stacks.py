@@ -4,7 +4,8 @@ A hang is a loop that never ends, and one stack shows only where that loop happe
 function the loop calls, or the standard library's. So the tester samples the stack twice and names the
 innermost ``while`` loop of the app's code that encloses a frame of both samples (a bounded loop in a function
 the endless one calls is left between the samples; the endless one never is); with no such loop, the innermost
-frame of the app's code in the first sample.
+frame of the app's code in the first sample. The same samples, taken seconds apart, also show a hang whose X
+connection looks live: an event handler that never returns (``handler_loop``).
 
 The app's start-up hook (``seeding/sitecustomize.py``, the one that seeds its randomness) arms
 ``faulthandler`` on ``STACK_SIGNAL`` when ``PLAYTEST_STACKS`` names a file, and writes ``ARMED`` there. The
@@ -96,10 +97,15 @@ def own_stack(text: str, root: Path) -> list[Frame]:
     """The frames of the app's own code, innermost first, in the thread that runs the app's script (its
     outermost own frame is module code: the GUI's main loop was called from there), else in the first thread
     that runs any of the app's code."""
-    owned = [[frame for frame in stack if is_own(frame.file, root)] for stack in threads(text)]
-    owned = [stack for stack in owned if stack]
-    main = next((stack for stack in owned if stack[-1].function == "<module>"), None)
-    return main or (owned[0] if owned else [])
+    return [frame for frame in app_thread(text, root) if is_own(frame.file, root)]
+
+
+def app_thread(text: str, root: Path) -> list[Frame]:
+    """All frames, innermost first, of the thread ``own_stack`` reads."""
+    running = [stack for stack in threads(text) if any(is_own(frame.file, root) for frame in stack)]
+    main = next((stack for stack in running
+                 if [frame for frame in stack if is_own(frame.file, root)][-1].function == "<module>"), None)
+    return main or (running[0] if running else [])
 
 
 @dataclass(frozen=True)
@@ -122,6 +128,44 @@ def stuck_at(dumps: Sequence[str], root: Path) -> Stuck | None:
     loops = [_loops_of(stack, root, trees) for stack in stacks if stack]
     common = next((loop for loop in loops[0] if all(loop in other for other in loops[1:])), None)
     return Stuck(common or sampled, sampled, common is not None)
+
+
+def handler_loop(dumps: Sequence[str], root: Path) -> Stuck | None:
+    """The endless loop an event handler of the app's code is in, when every sample shows one: the same
+    ``while`` loop of its own code (``stuck_at``), in a function the toolkit called back (library code lies
+    between it and the app's outer code: a button's command run by Tk's main loop, an ``update`` run by a game
+    framework), and not one that hands control back (a coroutine's or a generator's loop awaits or yields).
+    While a handler runs, its toolkit handles no other event: one that never returns has hung the app, however
+    its X connection looks (a loop that configures widgets reads the connection's events into the toolkit's
+    queue, unhandled)."""
+    stuck = stuck_at(dumps, root)
+    if stuck is None or not stuck.loop or _hands_back(stuck.frame, root):
+        return None
+    return stuck if all(_called_back(app_thread(text, root), stuck.frame, root) for text in dumps) else None
+
+
+def _called_back(stack: Sequence[Frame], loop: Frame, root: Path) -> bool:
+    """Whether the frame running ``loop`` was called by library code that the app's own code called."""
+    inner = next((i for i, frame in enumerate(stack) if (frame.file, frame.function) == (loop.file, loop.function)),
+                 None)
+    if inner is None:
+        return False
+    outer = [is_own(frame.file, root) for frame in stack[inner + 1:]]
+    library = next((i for i, own in enumerate(outer) if not own), None)
+    return library is not None and any(outer[library:])
+
+
+def _hands_back(loop: Frame, root: Path) -> bool:
+    """Whether the function holding a loop awaits or yields (its caller runs between its turns)."""
+    path = loop.file if Path(loop.file).is_absolute() else str(root / loop.file)
+    tree = _parsed(path)
+    if tree is None:
+        return False
+    holder = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                   and node.name == loop.function and node.lineno <= loop.line <= (node.end_lineno or node.lineno)),
+                  None)
+    return holder is not None and (isinstance(holder, ast.AsyncFunctionDef) or any(
+        isinstance(node, ast.Await | ast.Yield | ast.YieldFrom) for node in ast.walk(holder)))
 
 
 def _loops_of(stack: Sequence[Frame], root: Path, trees: dict[str, ast.Module | None]) -> list[Frame]:
