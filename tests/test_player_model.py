@@ -86,3 +86,21 @@ def test_how_long_a_step_lasts_is_measured_between_looks() -> None:
     for index in range(12):
         player.look(None, None, [], now=0.6 * index)
     assert 0.55 < player.step < 0.6
+
+
+def test_a_fast_avatar_is_followed_though_its_measured_speed_was_off_by_a_cell() -> None:
+    """A snake moving a cell a frame goes ~100 px in a step, and its speed, measured over a few frames, may be
+    off by a cell or two: it is still followed, while a slow avatar is not taken for a thing as far off."""
+    player = Player(SIZE, step=0.25)
+    player.look(step(1, Action.press("up"), Box(190, 290, 20, 20)), "press up",
+                [Mover(Box(190, 290, 20, 20), (0.0, -600.0))])
+    assert player.followed and player.avatar == (200, 300)
+    ahead = Mover(Box(190, 190, 20, 20), (0.0, -400.0))  # 100 px on: 50 px short of where 600 px/s put it
+    player.look(step(2, Action.wait(0.25), None), None, [ahead])
+    assert player.followed and player.avatar == (200, 200)
+
+    slow = Player(SIZE, step=0.25)
+    slow.look(step(1, Action.press("up"), Box(190, 290, 20, 20)), "press up",
+              [Mover(Box(190, 290, 20, 20), (0.0, -20.0))])
+    slow.look(step(2, Action.wait(0.25), None), None, [Mover(Box(190, 220, 20, 20), (0.0, -20.0))])
+    assert not slow.followed

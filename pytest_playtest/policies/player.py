@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..geometry import Box
 from ..trajectory import Step
-from .thresholds import CONSISTENT, LEARNING, MARGIN, MIN_MOVE, REACH, TRUSTED
+from .thresholds import CONSISTENT, LEARNING, MARGIN, MIN_MOVE, REACH, TRAVEL_SLACK, TRUSTED
 
 if TYPE_CHECKING:
     from ..vision.motion import Mover
@@ -69,7 +69,7 @@ class Player:
         before = self._before
         effect = last.changed_box if last is not None and last.changed else None
         if effect is not None:  # effects keep showing at the avatar, or it is no avatar (a typing game's letters)
-            near = self.avatar is not None and _distance(Box(*effect).center, self.avatar) <= 2 * REACH
+            near = self.avatar is not None and _distance(Box(*effect).center, self.avatar) <= 2 * self._reach()
             self.consistent = self.consistent + 1 if near else 0
         nearest = self._nearest(movers, effect)
         if nearest is not None:
@@ -106,9 +106,15 @@ class Player:
         ax, ay = anchor
         there = [m for m in movers if not m.vacated]  # (where a thing is now, not where it left)
         near = min(there, key=lambda m: (m.box.center[0] - ax) ** 2 + (m.box.center[1] - ay) ** 2, default=None)
-        if near is None or (near.box.center[0] - ax) ** 2 + (near.box.center[1] - ay) ** 2 > REACH ** 2:
+        if near is None or _distance(near.box.center, anchor) > self._reach():
             return None
         return near
+
+    def _reach(self) -> float:
+        """How far from where it was looked for the avatar may be found: a fast one goes far in a step, and the
+        speed it went at is measured over a few frames only."""
+        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
+        return REACH + TRAVEL_SLACK * travel
 
     def steer(self, names: Sequence[str]) -> str | None:
         """The input (one of ``names``, or ``""`` for doing nothing) to play now because the avatar is headed

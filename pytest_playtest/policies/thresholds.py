@@ -153,6 +153,9 @@ RANDOM_KEYS = 0.4
 # -- the avatar of a real-time game (player.py) ----------------------------------------------------------------
 #: [px] how far the avatar may move between two looks and still be followed
 REACH = 48
+#: [share] of the way a fast avatar was expected to go in a step that it may miss by, beyond ``REACH`` (its
+#: measured speed is a few frames' average: a snake moving a cell a frame is a step's ~100 px from where it was)
+TRAVEL_SLACK = 0.5
 #: [share of each side] the middle of the window the avatar is kept in, from each edge
 MARGIN = 0.3
 #: [observations] of an input's effect before it is trusted to steer
