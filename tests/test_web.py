@@ -362,6 +362,25 @@ def test_one_dead_arrow_of_a_keyboard_board_is_found_and_its_clicks_are_never_ju
         assert dead.location is not None and dead.location.file == "slide.js"
 
 
+@pytest.mark.parametrize(("left", "kinds"), [("ArrowLeft", []), ("Left", ["unresponsive"])])
+def test_one_dead_arrow_of_a_board_whose_pieces_glide_is_judged_on_a_still_page(
+        left: str, kinds: list[str], play: Play, tmp_path: Path) -> None:
+    """The token glides over 150 ms, pops when it lands and a "+1" floats up for 600 ms after each move: what a
+    key started is still running when the next look comes. Waited out, the page stays a still one, and Left
+    (the legacy name 'Left', a slip) is judged against its live siblings; taken for the page's own motion, every
+    key would be judged against chance and none found dead."""
+    app = tmp_path / "glide"
+    shutil.copytree(WEBAPPS / "glide", app)
+    script = app / "glide.js"
+    script.write_text(script.read_text().replace('event.key === "ArrowLeft"', f'event.key === "{left}"'))
+    verdict = play(app=str(app / "index.html"), max_steps=120, timeout=70).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    if kinds:
+        dead = verdict.first("unresponsive")
+        assert dead is not None and dead.message.startswith("key left"), verdict.summary()
+        assert dead.location is not None and dead.location.file == "glide.js"
+
+
 @pytest.mark.parametrize(("ring", "kinds"), [("RINGS[hits % RINGS.length]", set()),
                                              ("RINGS[hits]", {"exception", "expectation"})])
 def test_a_canvas_target_that_jumps_after_every_hit_is_clicked_where_it_is_now(

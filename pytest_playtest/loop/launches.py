@@ -17,17 +17,19 @@ from .retries import Retries
 from .spec import RunSpec
 from .stage import Stage
 from .thresholds import EXIT_WAIT, FIRST_PAINT, MAX_LAUNCHES, RELAUNCH_TIME_LEFT, STARTUP_TIMEOUT, WINDOW_REPLACED
-from .watching import watch_animation
+from .watching import let_animations_end, watch_animation
+from .web import WebPage
 
 
 class Launches:
     """Sets the stage for each launch of the app; ``ended`` is called when the app exited for good."""
 
     def __init__(self, launcher: Launcher, stage: Stage, oracles: Oracles, retries: Retries, *, spec: RunSpec,
-                 deadline: float, steps: list[Step], notes: list[str], ended: Callable[[], None]) -> None:
+                 deadline: float, steps: list[Step], notes: list[str], ended: Callable[[], None],
+                 page: Callable[[], WebPage | None]) -> None:
         self.launcher, self.stage, self.oracles, self.retries = launcher, stage, oracles, retries
         self.spec, self.deadline, self.steps, self.notes = spec, deadline, steps, notes
-        self.ended = ended
+        self.ended, self.page = ended, page
 
     def shown(self) -> bool:
         """Wait for the current launch's window; False when it exited without one."""
@@ -51,6 +53,8 @@ class Launches:
             try:
                 screen = self.stage.look()
                 painted = screen.wait_until_painted(timeout=timeout)
+                if let_animations_end(self.page(), self.deadline):  # (a page's tiles that fade in as it loads)
+                    painted = screen.screenshot()
                 return painted, watch_animation(screen, painted, self.oracles, self.spec.pacing.animation_probe)
             except AppError:
                 if self.window_lost(0):

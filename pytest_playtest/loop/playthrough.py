@@ -119,10 +119,11 @@ class Playthrough:
         self.notes: list[str] = []
         self.controls: DeadControls | None = None
         self.launches = Launches(launcher, self.stage, self.oracles, self.retries, spec=spec, deadline=self.deadline,
-                                 steps=self.steps, notes=self.notes, ended=self._ended)
+                                 steps=self.steps, notes=self.notes, ended=self._ended, page=self._page)
         self.probe = Probe(self.stage, self.surface, self.oracles, self.pacing, credit=spec.strategy == "coverage",
                            deadline=self.deadline)
-        self.watches = Watches(self.stage, self.oracles, deadline=self.deadline, beat=self.beat, seed=spec.seed)
+        self.watches = Watches(self.stage, self.oracles, deadline=self.deadline, beat=self.beat, seed=spec.seed,
+                               page=self._page)
         self.sights = Sights(vision, spec.differential.reference, root=launcher.root) if spec.differential else None
         self.locator = Locator(launcher.root)
         self.dialogs = Dialogs() if self.surface.own_dialogs else None

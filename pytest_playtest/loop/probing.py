@@ -18,7 +18,7 @@ from .spec import Pacing
 from .stage import Stage
 from .surface import Surface
 from .thresholds import POINTER_REACH, QUICK_POLL
-from .watching import settle, until_still
+from .watching import let_animations_end, settle, until_still
 
 
 class Probe:
@@ -57,6 +57,8 @@ class Probe:
         """
         screen = self.stage.look()
         after = settle(screen, frame, action, self.pacing, self.deadline, self.oracles.animating, credit=self.credit)
+        if not self.oracles.animating and let_animations_end(self.surface.page(), self.deadline):
+            after = screen.screenshot()  # (a page's tile slid on, its score floated up: the effect is where they end)
         change = screen.effect(frame, after)
         if left is not None and change.box is not None and left.encloses(Box(*change.box)):
             frame = after

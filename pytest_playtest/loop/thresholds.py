@@ -48,6 +48,12 @@ WATCH_EVERY_MOVING = 3
 #: for LOOK_AGAIN_STILL seconds (at most LOOK_AGAIN): pictures and fonts of a page arrive late
 LOOK_AGAIN = 1.0
 LOOK_AGAIN_STILL = 0.2
+#: [s] the longest a page's running transitions and finite animations (a tile sliding, a score floating up) are
+#: waited out after an input on a page not known to move by itself: while they run, the page would look as if it
+#: moved by itself and its inputs were judged against that motion; longer ones are its own
+ANIMATION_WAIT = 1.5
+#: [s] after a page's animation ended, until the browser has painted its last frame (two frames at 60 Hz)
+ANIMATION_PAINT = 0.035
 #: [px] how far from the resting pointer a control's hover or focus drawing may reach (a change there alone is
 #: the last input's aftermath, not the app moving by itself)
 POINTER_REACH = 64

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -21,14 +22,16 @@ from .controls import DeadControls
 from .oracles import Oracles
 from .spec import Pacing
 from .stage import Stage
-from .thresholds import GLANCE, PLAY_POLL, QUICK_POLL, WATCH_EVERY, WATCH_EVERY_MOVING
+from .thresholds import ANIMATION_PAINT, ANIMATION_WAIT, GLANCE, PLAY_POLL, QUICK_POLL, WATCH_EVERY, WATCH_EVERY_MOVING
+from .web import WebPage
 
 
 class Watches:
     """When and how long the app is watched, and what its motion says about an input's effect."""
 
-    def __init__(self, stage: Stage, oracles: Oracles, *, deadline: float, beat: float, seed: int) -> None:
-        self.stage, self.oracles = stage, oracles
+    def __init__(self, stage: Stage, oracles: Oracles, *, deadline: float, beat: float, seed: int,
+                 page: Callable[[], WebPage | None]) -> None:
+        self.stage, self.oracles, self.page = stage, oracles, page
         self.deadline, self.beat = deadline, beat
         self.chance_beats = random.Random(seed)  # when to watch an app that moves by itself without input
         self.unseen = 0.0  # how long the last input left the app unwatched before it was given (deciding on it)
@@ -71,6 +74,8 @@ class Watches:
         none.)"""
         if self.oracles.animating:
             time.sleep(max(min(self.unseen, self.deadline - time.monotonic()), 0.0))
+        elif let_animations_end(self.page(), self.deadline):
+            self.stage.look().screenshot()  # (the watch starts from the frame they ended on)
         started = time.monotonic()
         self.hold(self.beat if self.oracles.animating else GLANCE)
         motion = self.stage.motion
@@ -91,6 +96,20 @@ class Watches:
             return NO_CHANGE, surprise.telling
         box = surprise.box
         return Change(surprise.fraction, (box.x, box.y, box.w, box.h)), True
+
+
+def let_animations_end(page: WebPage | None, deadline: float) -> bool:
+    """Wait until a page's running transitions and finite animations have ended: what the last input started
+    finishing is its effect, not the page moving by itself. One that would outlast ``ANIMATION_WAIT`` (a long
+    countdown bar) is the page's own motion and is not waited for. Whether it waited."""
+    if page is None:
+        return False
+    until = min(time.monotonic() + ANIMATION_WAIT, deadline)
+    waited = False
+    while 0 < (left := page.animations_left()) <= until - time.monotonic():  # (one may start the next)
+        time.sleep(left + ANIMATION_PAINT)
+        waited = True
+    return waited
 
 
 def watch_animation(screen: Screen, frame: np.ndarray, oracles: Oracles, seconds: float) -> np.ndarray:

@@ -251,6 +251,13 @@ class WebPage:
             return []
         return [Widget(item.box, item.kind, item.text, item.options, handles=item.handles) for item in found]
 
+    def animations_left(self) -> float:
+        """Seconds until the page's finite animations end (dom.animations_left); 0 when it does not answer."""
+        try:
+            return dom.animations_left(self.browser, timeout=self.timeout)
+        except (DevToolsTimeout, AppError):
+            return 0.0
+
     def refused_submit(self, point: tuple[int, int]) -> bool:
         """Whether a click at ``point`` submits a form the browser refuses for its fields (dom.refused_submit)."""
         try:

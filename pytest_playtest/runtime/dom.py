@@ -163,6 +163,26 @@ def refused_submit(browser: Browser, point: tuple[int, int], *, timeout: float) 
     return bool(browser.evaluate(_script(_REFUSED_SUBMIT, X=point[0], Y=point[1]), timeout=timeout))
 
 
+_ANIMATIONS_LEFT = """
+let left = 0;
+for (const animation of document.getAnimations()) {
+  if (animation.playState !== "running" || !animation.effect) continue;
+  const timing = animation.effect.getComputedTiming();
+  if (!Number.isFinite(timing.endTime)) continue;
+  const rate = Math.abs(animation.playbackRate) || 1;
+  left = Math.max(left, (timing.endTime - (timing.localTime ?? 0)) / rate);
+}
+return left / 1000;
+"""
+
+
+def animations_left(browser: Browser, *, timeout: float) -> float:
+    """Seconds until the page's running CSS transitions and finite animations (a tile sliding, a score floating
+    up) have all ended; 0 when none runs. Animations that repeat for ever are the page's own motion: not
+    counted."""
+    return max(float(browser.evaluate(_script(_ANIMATIONS_LEFT), timeout=timeout)), 0.0)
+
+
 def clickables(browser: Browser, *, timeout: float) -> list[Clickable]:
     """The visible, enabled elements a user can click, outermost first, in document order."""
     found = browser.evaluate(_script(_CLICKABLES), timeout=timeout, console=True)
