@@ -373,7 +373,7 @@ def test_one_dead_arrow_of_a_board_whose_pieces_glide_is_judged_on_a_still_page(
     shutil.copytree(WEBAPPS / "glide", app)
     script = app / "glide.js"
     script.write_text(script.read_text().replace('event.key === "ArrowLeft"', f'event.key === "{left}"'))
-    verdict = play(app=str(app / "index.html"), max_steps=120, timeout=70).verdict
+    verdict = play(app=str(app / "index.html"), max_steps=150, timeout=100).verdict  # (waits: fewer steps)
     assert verdict.kinds() == kinds, verdict.summary()
     if kinds:
         dead = verdict.first("unresponsive")
