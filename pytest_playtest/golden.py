@@ -15,20 +15,21 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from PIL import Image
 
-from .files import FRAMES_DIR, frame_path
+from .files import FRAMES_DIR, VOCABULARY_FILE, frame_path
 from .loop.spec import Differential, RunResult, RunSpec
 from .pipeline import Runtime
 from .report.artifacts import slugify, write_verdict
 from .settings import GoldenMode
 from .sights import SIGHTS_FILE, THUMBNAILS_DIR, Golden, Noise
-from .trajectory import Trajectory
+from .source import Vocabulary
+from .trajectory import Step, Trajectory
 from .verdict import Verdict
 
 #: The folder of golden runs beside a test file: ``playtest-golden/<test file's stem>/<test>/``.
@@ -42,6 +43,10 @@ THUMBNAIL_SIZE = (320, 320)
 Outcome = Literal["checked", "recorded", "updated", "unstable", "not recorded", ""]
 #: the note that starts what a run says of an untrustworthy golden run (a person searches the report for it)
 UNSTABLE = "golden: unstable"
+#: the note that starts the list of the app's own inputs its golden run never gave
+UNEXERCISED = "golden: never exercised"
+#: The mouse button each pointer action is given with.
+BUTTON_OF = {"click": "left", "double_click": "left", "drag": "left", "right_click": "right"}
 
 
 def golden_folder(test_file: Path, nodeid: str, run: int) -> Path:
@@ -108,6 +113,7 @@ class GoldenRun:
         result = self._play(_replaying(spec, self.folder, len(golden.trajectory.steps), golden), artifacts,
                             default_cwd)
         result.verdict.notes.append(f"replayed and compared with the golden run in {self.folder}")
+        _note_unexercised(result.verdict, golden.header.get("unexercised", []))
         unstable = golden.noise.unstable()
         if unstable:
             result.verdict.notes.append(f"{UNSTABLE}: its recording's replays differed in {unstable}; this check "
@@ -129,8 +135,10 @@ class GoldenRun:
                                             f"did not pass ({replay.verdict.summary().splitlines()[0]})")
                 return result, "not recorded"
             replays.append(replay)
-        golden = self._keep(spec, replays)
+        missing = unexercised(_vocabulary(result.verdict), result.steps)
+        golden = self._keep(spec, replays, missing)
         result.verdict.notes.append(f"golden run {outcome} in {self.folder}")
+        _note_unexercised(result.verdict, missing)
         unstable = golden.noise.unstable()
         if unstable:
             result.verdict.notes.append(f"{UNSTABLE}: two replays of the recorded inputs differed in {unstable}; "
@@ -138,7 +146,7 @@ class GoldenRun:
             return result, "unstable"
         return result, outcome
 
-    def _keep(self, spec: RunSpec, replays: list[RunResult]) -> Golden:
+    def _keep(self, spec: RunSpec, replays: list[RunResult], missing: list[str]) -> Golden:
         first = replays[0]
         noise = Noise()
         for other in replays[1:]:
@@ -149,7 +157,7 @@ class GoldenRun:
             noise.learn_runs(first.sights, other.sights)
         steps = [step for step in first.steps if step.action.kind != "finish"]
         app = _relative(spec.app, self.base)
-        header = {**self.header, "app": app, "seed": spec.seed}
+        header = {**self.header, "app": app, "seed": spec.seed, "unexercised": missing}
         golden = Golden(Trajectory({"app": app, "policy": spec.policy, "seed": spec.seed}, steps),
                         first.sights, noise, header)
         shutil.rmtree(self.folder / THUMBNAILS_DIR, ignore_errors=True)  # no picture of an older golden run stays
@@ -157,6 +165,33 @@ class GoldenRun:
         if first.verdict.artifacts is not None:
             _keep_pictures(golden, Path(first.verdict.artifacts) / FRAMES_DIR, self.folder / THUMBNAILS_DIR)
         return golden
+
+
+def unexercised(vocabulary: Vocabulary | None, steps: Sequence[Step]) -> list[str]:
+    """The app's own inputs (its vocabulary's keys and mouse buttons, named as the dead-control check names them)
+    that none of ``steps`` gave: what they do, a check against those steps cannot compare."""
+    if vocabulary is None:
+        return []
+    keys = {step.action.key for step in steps if step.action.kind in ("press", "hold")}
+    buttons = {BUTTON_OF[step.action.kind] for step in steps if step.action.kind in BUTTON_OF}
+    return ([f"key {key}" for key in vocabulary.safe_keys if key not in keys]
+            + [f"{button} click" for button in vocabulary.buttons if button not in buttons])
+
+
+def _vocabulary(verdict: Verdict) -> Vocabulary | None:
+    """What the run read the app's code to handle (its artifacts' vocabulary file), if it was written."""
+    if verdict.artifacts is None:
+        return None
+    try:
+        return Vocabulary.from_dict(json.loads((Path(verdict.artifacts) / VOCABULARY_FILE).read_text("utf-8")))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _note_unexercised(verdict: Verdict, missing: Sequence[str]) -> None:
+    if missing:
+        verdict.notes.append(f"{UNEXERCISED}: {', '.join(missing)} (what they do is not compared: a longer "
+                             "budget, or a scenario that gives them, exercises them)")
 
 
 def _keep_pictures(golden: Golden, frames: Path, into: Path) -> None:

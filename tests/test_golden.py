@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from pytest_playtest.actions import Action
+from pytest_playtest.golden import unexercised
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.replay import ReplayPolicy
 from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label, run_differences
+from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step, Trajectory
 from tests.support import APPS, REPO
 
@@ -118,6 +120,16 @@ def test_a_golden_run_whose_replays_differ_in_most_of_the_picture_or_in_the_app_
     assert Noise(alive=True, labels={"score"}).unstable() == "whether the app was still running"
 
 
+def test_a_golden_run_names_the_apps_own_inputs_its_recording_never_gave() -> None:
+    """The recording explores: what it never pressed or clicked, a check against it cannot compare."""
+    vocabulary = Vocabulary(keys=("left", "right", "x", "escape"), quit_keys=("escape",), buttons=("left", "right"))
+    steps = [Step(index=1, action=Action.hold("left", 0.2), before_hash="a"),
+             Step(index=2, action=Action.click(10, 10), before_hash="b"),
+             Step(index=3, action=Action.press("x"), before_hash="c")]
+    assert unexercised(vocabulary, steps) == ["key right", "right click"]  # (Escape quits: never asked for)
+    assert unexercised(None, steps) == []
+
+
 def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_path: Path) -> None:
     steps = [Step(index=1, action=Action.click(10, 20)), Step(index=2, action=Action.press("r"))]
     noise = Noise(labels={"time: #"}, tiles={3})
@@ -190,6 +202,7 @@ def test_a_golden_run_is_recorded_checked_diverges_after_a_slip_and_is_updated(p
     folder = pytester.path / "playtest-golden" / "test_dice" / "test_dice"
     golden = Golden.read(folder)
     assert golden.trajectory.steps and golden.sights[0].step == 0 and golden.header["app"] == app
+    assert isinstance(golden.header["unexercised"], list)  # the app's inputs it never gave (none, or named)
     assert any("Total:" in line for line in golden.sights[0].lines)
     assert (folder / "frames" / "step-0000.png").exists()  # its pictures, small
 
