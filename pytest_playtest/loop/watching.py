@@ -71,11 +71,14 @@ class Watches:
         against (a game spawns things, turns its ghosts). The watch begins as an input's does: after the app went
         unwatched as long as the last input took to decide on. Its frames went unseen meanwhile, and the motion
         seen across that gap is predicted less well: without it, inputs would look more effective than
-        none.)"""
+        none.) On a page not known to move, the animations the last input started are let finish first."""
         if self.oracles.animating:
             time.sleep(max(min(self.unseen, self.deadline - time.monotonic()), 0.0))
         elif let_animations_end(self.page(), self.deadline):
-            self.stage.look().screenshot()  # (the watch starts from the frame they ended on)
+            try:
+                self.stage.look().screenshot()  # (the watch starts from the frame they ended on)
+            except AppError:
+                return  # the next observation finds out why
         started = time.monotonic()
         self.hold(self.beat if self.oracles.animating else GLANCE)
         motion = self.stage.motion
