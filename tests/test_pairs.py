@@ -75,3 +75,29 @@ def test_buttons_that_light_alike_when_clicked_are_no_deck() -> None:
         turn(faces, button, lit, up={})
         faces.see(frame())
     assert faces.deck() == {} and faces.pair(frame()) is None and faces.unturned(frame(), BOXES) == []
+
+
+def test_a_card_drawn_turned_only_after_the_next_click_still_begins_its_turn() -> None:
+    faces = Faces()
+    for card, colour in (("a", RED), ("b", BLUE), ("c", GREEN), ("d", RED)):
+        turn(faces, card, colour, up={})
+        faces.see(frame())
+    faces.clicked("e", CARDS["e"], frame())
+    faces.see(frame())  # the page drew nothing yet
+    faces.clicked("f", CARDS["f"], frame())  # a second click before the first card showed its turn
+    faces.see(frame(e=BLUE))
+    assert faces.first == "e"
+    faces.see(frame(e=BLUE, f=GREEN))
+    assert faces.first is None  # both cards of the turn came up, late
+
+
+def test_a_first_card_that_shows_its_back_again_has_ended_its_turn() -> None:
+    faces = Faces()
+    for card, colour in (("a", RED), ("b", BLUE), ("c", GREEN), ("d", RED)):
+        turn(faces, card, colour, up={})
+        faces.see(frame())
+    turn(faces, "e", BLUE, up={})
+    assert faces.first == "e"
+    faces.clicked("f", CARDS["f"], frame(e=BLUE))
+    faces.see(frame())  # the pair did not match: both turned back before the second card was seen up
+    assert faces.first is None and faces.pair(frame()) == ("a", "d")

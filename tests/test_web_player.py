@@ -63,9 +63,12 @@ def test_a_link_out_of_the_app_is_not_followed(display: Display) -> None:
 
 
 def test_a_memory_game_is_played_from_the_faces_its_cards_showed(play: Play) -> None:
-    """Twelve cards that flip with a transition: once two of them showed different faces, a turn's second
-    card is the twin of a face seen before, or a pair seen before is turned; a correct page passes."""
-    result = play(app=str(WEB / "pairs"), strategy="coverage", max_steps=60, timeout=60.0)
+    """Twelve cards that flip with a transition beside a clock that runs by itself: once two of them showed
+    different faces, a turn's second card is the twin of a face seen before, or a pair seen before is turned;
+    each card is looked at once its flip ended (the page moving by itself does not hurry the look), and the
+    game is won."""
+    result = play(app=str(WEB / "pairs"), strategy="coverage", max_steps=60, timeout=60.0,
+                  expect=[expect.rule("#status startswith 'You won'")])
     assert result.verdict.passed, result.verdict.summary()
     notes = [step.note or "" for step in result.steps]
     assert any(note.startswith(("its twin seen before", "a pair seen before")) for note in notes), notes

@@ -57,8 +57,10 @@ class Probe:
         """
         screen = self.stage.look()
         after = settle(screen, frame, action, self.pacing, self.deadline, self.oracles.animating, credit=self.credit)
-        if not self.oracles.animating and let_animations_end(self.surface.page(), self.deadline):
-            after = screen.screenshot()  # (a page's tile slid on, its score floated up: the effect is where they end)
+        if let_animations_end(self.surface.page(), self.deadline):
+            # (a page's tile slid on, its score floated up, a card flipped: the effect is where they end; on a
+            # page that moves by itself too, a timer may turn cards back)
+            after = screen.screenshot()
         change = screen.effect(frame, after)
         if left is not None and change.box is not None and left.encloses(Box(*change.box)):
             frame = after

@@ -58,10 +58,11 @@ class Faces:
 
     places: dict[str, Place] = field(default_factory=dict)
     clicks: Counter[str] = field(default_factory=Counter)
-    #: the first card of the turn under way (the second ends the turn); the place clicked last while it showed
-    #: its back (turned up once a look shows it so)
+    #: the first card of the turn under way (the second ends the turn); the places clicked while they showed
+    #: their back and not yet seen turned up, oldest first (an app may draw a card's turn a look late, after
+    #: the next click)
     first: str | None = None
-    turning: str | None = None
+    turning: list[str] = field(default_factory=list)
     last: str | None = None  # the place clicked last, and the looks waited for since, while it turned
     waits: int = 0
     #: the places that share one back with DECK - 1 others, found when the places numbered _backs_of; whether
@@ -77,20 +78,25 @@ class Faces:
         if name not in self.places and (before := look(frame, box)) is not None:
             self.places[name] = Place(box, before)
         place = self.places.get(name)
-        self.turning = name if place is not None and place.showing_back(frame) else None
+        if place is not None and place.showing_back(frame) and name not in self.turning:
+            self.turning = [*self.turning[-1:], name]  # a turn is two cards: older clicks were not taken
 
     def turned_pair(self, first: str, second: str) -> None:
         """Both cards of a pair are about to be turned, one after the other: a whole turn."""
         self.clicks.update((first, second))
-        self.first = self.turning = self.last = None
+        self.first = self.last = None
+        self.turning.clear()
 
     def see(self, frame: np.ndarray) -> None:
-        """A new look at the app: a place that shows other than its back, and did so alike at the look before,
-        shows its face."""
-        turning = self.places.get(self.turning or "")
-        if turning is not None and not turning.showing_back(frame):
-            self.first = self.turning if self.first is None else None
-            self.turning = None
+        """A new look at the app: a card clicked that shows other than its back now has turned (the first of a
+        turn, or its second); a first card that shows its back again ended its turn (the pair did not match);
+        a place that shows other than its back, and did so alike at the look before, shows its face."""
+        first = self.places.get(self.first or "")
+        if first is not None and first.showing_back(frame):
+            self.first = None
+        for name in [name for name in self.turning if not self.places[name].showing_back(frame)]:
+            self.turning.remove(name)
+            self.first = name if self.first is None else None
         for place in self.places.values():
             now = look(frame, place.box)
             if now is None or alike(now, place.back):
@@ -171,7 +177,8 @@ class Faces:
         """The app started over: its things are dealt anew."""
         self.places.clear()
         self.clicks.clear()
-        self.first = self.turning = self.last = None
+        self.turning.clear()
+        self.first = self.last = None
         self._backs, self._backs_of, self._dealt = {}, 0, False
 
 
