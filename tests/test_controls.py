@@ -144,6 +144,22 @@ def test_one_key_of_a_moving_game_that_never_beat_chance_while_the_others_did() 
     assert typing.findings() == []
 
 
+def test_in_a_game_that_plays_sound_a_movement_key_whose_opposite_worked_is_judged_a_mute_key_never() -> None:
+    """A ship's Left that never moves it while Right does is dead, sound or not; M, which may only mute the
+    music, is not judged."""
+    shooter = Vocabulary(keys=("left", "right", "up", "space", "m"), sound=True, sources=("shooter.py",))
+    controls = DeadControls(shooter)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0)
+    for key in ("right", "space", "up"):
+        tried(controls, Action.press(key), effect=True, moving=True, times=12)
+        tried(controls, Action.press(key), effect=False, moving=True, times=2)
+    for key in ("left", "m"):
+        tried(controls, Action.press(key), effect=False, moving=True, times=16)
+        tried(controls, Action.press(key), effect=True, moving=True, times=2)  # as often as chance
+    assert [f.message.split(" never")[0] for f in controls.findings()] == ["key left"]
+
+
 def test_a_dead_right_click_among_left_clicks_that_work_on_a_moving_board() -> None:
     """A minesweeper with a ticking clock: its left clicks reveal tiles, its right click never flags one."""
     board = Vocabulary(buttons=("left", "right"), sources=("minesweeper.py",))

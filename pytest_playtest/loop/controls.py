@@ -12,7 +12,8 @@ so it is judged once, at the end:
   just moved the app: the way back is open there, while elsewhere a wall may stand. On an app that moves by
   itself, one key whose effects were no more than chance while the app's other keys clearly beat it (a
   paddle's Down that never moves it while Up does) — not in a typing game, where a letter matters only while
-  it is shown, nor in an app that plays sound, where a key may only mute it. A letter the code binds only in
+  it is shown; in an app that plays sound, where a key may only mute it, only a movement key whose opposite
+  worked (a ship's Left while Right moves it: a mute key has no opposite). A letter the code binds only in
   upper case is also pressed as a player presses it, without Shift (``Vocabulary.unshifted``): judged so on an
   app that moves by itself, never on a still one, where Shift+G may be meant;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
@@ -256,20 +257,30 @@ class DeadControls:
 
     def _single_moving(self, locate: Locate) -> list[Finding]:
         """On an app that moves by itself, one input no better than chance while its siblings beat it: a key
-        among the app's other keys, a mouse button among its other buttons."""
-        vocabulary = self.vocabulary
-        if vocabulary.types_characters or vocabulary.sound:
+        among the app's other keys, a mouse button among its other buttons. In an app that plays sound only a
+        movement key whose opposite worked is judged: a key that only mutes has no opposite."""
+        if self.vocabulary.types_characters:
             return []
         found = []
         for kind in ("key ", " click"):
-            found += self._one_of_kind({name: r for name, r in self.moving.items() if kind in name}, locate)
+            siblings = {name: r for name, r in self.moving.items() if kind in name}
+            judged = [name for name in siblings if not self.vocabulary.sound or self._opposite_moved(name, siblings)]
+            found += self._one_of_kind(siblings, judged, locate)
         return found
 
-    def _one_of_kind(self, siblings: dict[str, ControlRecord], locate: Locate) -> list[Finding]:
-        """Of inputs of one kind (keys; mouse buttons), each that was no better than chance while the others beat
-        it, clearly."""
+    def _opposite_moved(self, name: str, siblings: dict[str, ControlRecord]) -> bool:
+        """Whether ``name`` is a movement key whose opposite (the same spelling: Right for Left, D for A) was
+        tried and beat chance on the app moving by itself."""
+        opposite = OPPOSITE.get(name.removeprefix("key ")) if name.startswith("key ") else None
+        record = siblings.get(f"key {opposite}") if opposite else None
+        return record is not None and record.tries >= self.settings.dead_tries and not self._dead(record, moving=True)
+
+    def _one_of_kind(self, siblings: dict[str, ControlRecord], judged: list[str], locate: Locate) -> list[Finding]:
+        """Of inputs of one kind (keys; mouse buttons), each ``judged`` that was no better than chance while the
+        others beat it, clearly."""
         found = []
-        for name, record in siblings.items():
+        for name in judged:
+            record = siblings[name]
             if self._acts_only_sometimes(name):
                 continue
             others = _pooled(r for other, r in siblings.items() if other != name)
