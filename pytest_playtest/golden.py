@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from PIL import Image
 
+from .actions import Action
 from .files import FRAMES_DIR, VOCABULARY_FILE, frame_path
 from .loop.spec import Differential, RunResult, RunSpec
 from .pipeline import Runtime
@@ -45,8 +46,13 @@ Outcome = Literal["checked", "recorded", "updated", "unstable", "not recorded", 
 UNSTABLE = "golden: unstable"
 #: the note that starts the list of the app's own inputs its golden run never gave
 UNEXERCISED = "golden: never exercised"
+#: the note that names the app's own inputs a recording gave after its exploring run, which never did
+EXERCISED = "golden: given at the end of the recording"
 #: The mouse button each pointer action is given with.
 BUTTON_OF = {"click": "left", "double_click": "left", "drag": "left", "right_click": "right"}
+#: How long after the input before it a recording's added input comes (a moving app's replay keeps that pace):
+#: an input's effect is drawn within it, on a loaded machine too.
+EXERCISE_GAP = 0.5
 
 
 def golden_folder(test_file: Path, nodeid: str, run: int) -> Path:
@@ -126,18 +132,20 @@ class GoldenRun:
         if result.verdict.status != "pass":
             result.verdict.notes.append("no golden run recorded: the playtest did not pass")
             return result, "not recorded"
+        recording, steps, added = _exercising(result, artifacts)
         replays = []
         for number in range(1, NOISE_REPLAYS + 1):
-            replay = self._play(_replaying(spec, artifacts, len(result.steps)), artifacts / f"golden-replay-{number}",
-                                default_cwd)
+            replay = self._play(_replaying(spec, recording, steps), artifacts / f"golden-replay-{number}", default_cwd)
             if replay.verdict.status != "pass":
                 result.verdict.notes.append(f"no golden run recorded: replay {number} of the playtest's inputs "
                                             f"did not pass ({replay.verdict.summary().splitlines()[0]})")
                 return result, "not recorded"
             replays.append(replay)
-        missing = unexercised(_vocabulary(result.verdict), result.steps)
+        missing = unexercised(_vocabulary(result.verdict), replays[0].steps)
         golden = self._keep(spec, replays, missing)
         result.verdict.notes.append(f"golden run {outcome} in {self.folder}")
+        if added:
+            result.verdict.notes.append(f"{EXERCISED} (its exploring run never gave them): {', '.join(added)}")
         _note_unexercised(result.verdict, missing)
         unstable = golden.noise.unstable()
         if unstable:
@@ -176,6 +184,35 @@ def unexercised(vocabulary: Vocabulary | None, steps: Sequence[Step]) -> list[st
     buttons = {BUTTON_OF[step.action.kind] for step in steps if step.action.kind in BUTTON_OF}
     return ([f"key {key}" for key in vocabulary.safe_keys if key not in keys]
             + [f"{button} click" for button in vocabulary.buttons if button not in buttons])
+
+
+def exercise(vocabulary: Vocabulary | None, steps: Sequence[Step]) -> list[tuple[str, Action]]:
+    """An input for each of the app's own keys and mouse buttons none of ``steps`` gave (``unexercised``), by
+    name: a key pressed once, a button clicked where the last pointer input landed (else mid-window), so that a
+    check compares what each of them does. A button no action gives (the middle one) stays unexercised."""
+    pointer = next((step.action.target for step in reversed(steps) if step.action.target is not None), None)
+    if pointer is None:
+        width, height = steps[-1].window if steps else (0, 0)
+        pointer = (width // 2, height // 2)
+    given = {"left click": Action.click(*pointer), "right click": Action.right_click(*pointer)}
+    return [(name, Action.press(name.removeprefix("key ")) if name.startswith("key ") else given[name])
+            for name in unexercised(vocabulary, steps) if name.startswith("key ") or name in given]
+
+
+def _exercising(result: RunResult, artifacts: Path) -> tuple[Path, int, list[str]]:
+    """The recording the golden run replays (a folder holding its trajectory), its number of steps and the names
+    of the inputs added to it: the playtest's inputs, then once each of the app's own that they never gave."""
+    played = [step for step in result.steps if step.action.kind != "finish"]
+    added = exercise(_vocabulary(result.verdict), played)
+    if not added or not played:
+        return artifacts, len(result.steps), []
+    last = played[-1]
+    steps = played + [Step(index=last.index + number, action=action, window=last.window,
+                           started=last.started + last.duration + number * EXERCISE_GAP)
+                      for number, (_, action) in enumerate(added, start=1)]
+    folder = artifacts / "golden-recording"
+    Trajectory(Trajectory.read(artifacts).header, steps).write(folder)
+    return folder, len(steps), [name for name, _ in added]
 
 
 def _vocabulary(verdict: Verdict) -> Vocabulary | None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pytest_playtest.actions import Action
-from pytest_playtest.golden import unexercised
+from pytest_playtest.golden import exercise, unexercised
 from pytest_playtest.policies.base import Observation, PolicyContext
 from pytest_playtest.policies.replay import ReplayPolicy
 from pytest_playtest.sights import SIGHTS_FILE, Golden, Noise, Sight, differences, label, run_differences
@@ -128,6 +128,21 @@ def test_a_golden_run_names_the_apps_own_inputs_its_recording_never_gave() -> No
              Step(index=3, action=Action.press("x"), before_hash="c")]
     assert unexercised(vocabulary, steps) == ["key right", "right click"]  # (Escape quits: never asked for)
     assert unexercised(None, steps) == []
+
+
+def test_a_recording_gives_each_input_its_exploring_run_never_gave_once_at_its_end() -> None:
+    """A key is pressed once, a button clicked where the last pointer input landed (mid-window without one); a
+    middle button no action gives stays unexercised."""
+    vocabulary = Vocabulary(keys=("left", "right", "x"), buttons=("left", "right", "middle"))
+    steps = [Step(index=1, action=Action.press("left"), window=(200, 100)),
+             Step(index=2, action=Action.click(30, 40), window=(200, 100)),
+             Step(index=3, action=Action.press("x"), window=(200, 100))]
+    assert exercise(vocabulary, steps) == [("key right", Action.press("right")),
+                                           ("right click", Action.right_click(30, 40))]
+    assert exercise(vocabulary, steps[:1]) == [("key right", Action.press("right")), ("key x", Action.press("x")),
+                                               ("left click", Action.click(100, 50)),
+                                               ("right click", Action.right_click(100, 50))]
+    assert exercise(None, steps) == []
 
 
 def test_a_golden_folder_is_written_and_read_back_and_a_bad_line_is_named(tmp_path: Path) -> None:
@@ -353,3 +368,42 @@ def test_a_recording_whose_replays_differ_everywhere_is_reported_unstable(pytest
     checked.stdout.fnmatch_lines(["golden runs: 1 checked"])
     notes = json.loads((pytester.path / "notes.json").read_text())
     assert any(note.startswith("golden: unstable: its recording's replays differed in ") for note in notes), notes
+
+
+SLIDE_TEST = """
+import json
+from pathlib import Path
+
+import pytest
+
+@pytest.mark.playtest(app="slide.py", max_steps=1, timeout=40)
+def test_slide(playtest):
+    verdict = playtest.run()
+    Path("notes.json").write_text(json.dumps(verdict.notes))
+    assert verdict, verdict.summary()
+"""
+
+
+@pytest.mark.gui
+def test_a_key_only_the_end_of_the_recording_gave_diverges_when_it_goes_dead(pytester: pytest.Pytester) -> None:
+    """A one-step exploring run gives one key of a board's eight; the recording gives the others once each at
+    its end, so a slip that kills one of those keys diverges in a check."""
+    shutil.copy(APPS / "tk_slide.py", pytester.path / "slide.py")
+    pytester.makepyfile(test_slide=SLIDE_TEST)
+    run = ("--playtest", "-p", "no:cacheprovider")
+    pytester.runpytest_subprocess(*run, "--playtest-golden", "record").assert_outcomes(passed=1)
+    notes = json.loads((pytester.path / "notes.json").read_text())
+    assert any(note.startswith("golden: given at the end of the recording") for note in notes), notes
+    golden = Golden.read(pytester.path / "playtest-golden" / "test_slide" / "test_slide")
+    assert golden.header["unexercised"] == []
+    given = [step.action.key for step in golden.trajectory.steps if step.action.kind == "press"]
+    assert sorted(given) == ["a", "d", "down", "left", "right", "s", "up", "w"], given
+    added = golden.trajectory.steps[1].action.key  # the first the exploring run never gave
+    assert added is not None
+    keysym, slip = (added.capitalize(), added) if len(added) > 1 else (added, added.upper())  # "left", "A"
+    app = pytester.path / "slide.py"
+    app.write_text(app.read_text().replace(f'event.keysym == "{keysym}"', f'event.keysym == "{slip}"'))
+    diverged = pytester.runpytest_subprocess(*run)
+    diverged.assert_outcomes(failed=1)
+    verdict = json.loads(next(pytester.path.glob("playtest-results/*/verdict.json")).read_text())
+    assert "diverges" in [f["kind"] for f in verdict["findings"]], verdict["findings"]
