@@ -338,14 +338,15 @@ paint()
 root.mainloop()
 """
 
-FLICKER_TEST = """
+#: a test file whose playtest keeps its verdict's notes in notes.json
+NOTES_TEST = """
 import json
 from pathlib import Path
 
 import pytest
 
-@pytest.mark.playtest(app="flicker.py", max_steps=6, timeout=40)
-def test_flicker(playtest):
+@pytest.mark.playtest(app="{app}", max_steps={steps}, timeout=40)
+def test_{name}(playtest):
     verdict = playtest.run()
     Path("notes.json").write_text(json.dumps(verdict.notes))
     assert verdict, verdict.summary()
@@ -355,7 +356,7 @@ def test_flicker(playtest):
 @pytest.mark.gui
 def test_a_recording_whose_replays_differ_everywhere_is_reported_unstable(pytester: pytest.Pytester) -> None:
     (pytester.path / "flicker.py").write_text(FLICKER)
-    pytester.makepyfile(test_flicker=FLICKER_TEST)
+    pytester.makepyfile(test_flicker=NOTES_TEST.format(app="flicker.py", steps=6, name="flicker"))
     run = ("--playtest", "-p", "no:cacheprovider")
     recorded = pytester.runpytest_subprocess(*run, "--playtest-golden", "record")
     recorded.assert_outcomes(passed=1)
@@ -370,26 +371,12 @@ def test_a_recording_whose_replays_differ_everywhere_is_reported_unstable(pytest
     assert any(note.startswith("golden: unstable: its recording's replays differed in ") for note in notes), notes
 
 
-SLIDE_TEST = """
-import json
-from pathlib import Path
-
-import pytest
-
-@pytest.mark.playtest(app="slide.py", max_steps=1, timeout=40)
-def test_slide(playtest):
-    verdict = playtest.run()
-    Path("notes.json").write_text(json.dumps(verdict.notes))
-    assert verdict, verdict.summary()
-"""
-
-
 @pytest.mark.gui
 def test_a_key_only_the_end_of_the_recording_gave_diverges_when_it_goes_dead(pytester: pytest.Pytester) -> None:
     """A one-step exploring run gives one key of a board's eight; the recording gives the others once each at
     its end, so a slip that kills one of those keys diverges in a check."""
     shutil.copy(APPS / "tk_slide.py", pytester.path / "slide.py")
-    pytester.makepyfile(test_slide=SLIDE_TEST)
+    pytester.makepyfile(test_slide=NOTES_TEST.format(app="slide.py", steps=1, name="slide"))
     run = ("--playtest", "-p", "no:cacheprovider")
     pytester.runpytest_subprocess(*run, "--playtest-golden", "record").assert_outcomes(passed=1)
     notes = json.loads((pytester.path / "notes.json").read_text())
