@@ -50,6 +50,8 @@ class Step:
     caption: str = ""
     #: the policy aimed the input at what the screen showed (``Decision.aimed``)
     aimed: bool = False
+    #: the way a course-keeping avatar was going when the input was given (``Decision.heading``)
+    heading: str = ""
     #: the lines of the app's code first reached during this step, ``file:line`` (coverage only; a differential
     #: run compares them with its golden run's to point at the code that ran differently)
     reached: tuple[str, ...] = ()

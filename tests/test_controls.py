@@ -213,6 +213,25 @@ def test_a_click_that_opened_a_still_board_has_worked_whatever_its_clock_does_af
     assert [f.message.split(":")[0] for f in findings] == (["clicks had no effect"] if dead else [])
 
 
+@pytest.mark.parametrize(("opened", "dead"), [(Box(10, 50, 200, 200), False), (Box(300, 380, 60, 30), True)])
+def test_a_left_click_that_opened_a_still_board_is_not_dead_beside_right_clicks_that_flag(opened: Box,
+                                                                                       dead: bool) -> None:
+    """The same board flags a tile on a right click: later left clicks land on opened tiles while right clicks
+    keep flagging. The left click that opened the board while it stood still has worked."""
+    board = Vocabulary(buttons=("left", "right"), sources=("minesweeper.py",))
+    controls = DeadControls(board)
+    tried(controls, Action.click(40, 80), effect=True, moving=False, where=opened)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0, where=Box(180, 4, 40, 16))
+    for place in range(40):
+        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
+    for place in range(12):
+        x, y = 30 + 25 * place, 330
+        tried(controls, Action.right_click(x, y), effect=True, moving=True, where=Box(x - 10, y - 10, 20, 20))
+    findings = controls.findings()
+    assert [f.message.split(" never")[0] for f in findings] == (["left click"] if dead else [])
+
+
 def test_a_key_that_works_a_little_less_often_than_the_others_is_not_dead() -> None:
     """A snake's direction key turns it only when it is not heading that way already: as measured on a correct
     snake game, 22 of its 62 presses were followed by a turn while the other keys had 54 of 120, and the game
@@ -322,3 +341,22 @@ def test_a_movement_key_that_never_worked_on_its_way_back_and_rarely_elsewhere_i
             controls.observe(step(index, key, f"{key}{turn}", f"{key}{turn}+"), judged=True, moving=False)
     (finding,) = controls.findings()
     assert finding.message.startswith("key left never worked where its opposite had just moved the app (3 tries)")
+
+
+def test_a_snakes_keys_along_its_heading_or_back_say_nothing_and_a_dead_turn_is_judged_across_it() -> None:
+    """A snake refuses the key it already heads by and the key back: those tries are no evidence that the keys
+    do nothing. Tried across its heading, every key turns it but Left, which never does."""
+    snake = DeadControls(ARROWS)
+    for beat in range(20):
+        snake.observe_baseline(effect=beat % 10 == 0)
+    for heading, keys in (("right", ("left", "right")), ("up", ("up", "down"))):
+        for key in keys:
+            for _ in range(10):
+                refused = Step(index=1, action=Action.press(key), before_hash="field", window=WINDOW, heading=heading)
+                snake.observe(refused, judged=True, moving=True)
+    assert snake.findings() == [] and snake.moving == {}
+    for key in ("up", "down", "right"):
+        tried(snake, Action.press(key), effect=True, moving=True, times=8)
+    tried(snake, Action.press("left"), effect=False, moving=True, times=18)
+    assert [f.message.split(" (")[0] for f in snake.findings()] == [
+        "key left never had an effect while the app's other keys did"]

@@ -89,3 +89,16 @@ def test_clicks_on_a_starfield_are_not_judged_against_its_specks(play: Play) -> 
     verdict = play(app=[sys.executable, "-m", "pygame.examples.stars"], strategy="coverage", max_steps=30,
                    timeout=40).verdict
     assert verdict.passed, verdict.summary()
+
+
+@pytest.mark.alone  # another GUI test beside it slows the game's frames and the tester's looks
+def test_a_worm_is_steered_onto_the_apples_line_and_its_score_rises(play: Play) -> None:
+    """A worm moving a cell a tick passes an apple by unless it turns onto the apple's row or column right
+    then: the tester learns which heading each arrow sets, keeps its course until the apple's line is half a
+    step ahead, turns, and turns before the walls."""
+    result = play(app=[sys.executable, str(APPS / "pygame_worm.py")], strategy="goal",
+                  goal="Steer the worm onto the apple to raise the score", expect=[expect.text(r"Score: [1-9]")],
+                  max_steps=150, timeout=60)
+    assert result.verdict.passed, result.verdict.summary()
+    assert any(step.note.startswith("steer the avatar to the target") and step.heading for step in result.steps)
+

@@ -104,3 +104,55 @@ def test_a_fast_avatar_is_followed_though_its_measured_speed_was_off_by_a_cell()
               [Mover(Box(190, 290, 20, 20), (0.0, -20.0))])
     slow.look(step(2, Action.wait(0.25), None), None, [Mover(Box(190, 220, 20, 20), (0.0, -20.0))])
     assert not slow.followed
+
+
+def worm_turns(player: Player, start: tuple[float, float], rounds: int = 2) -> tuple[float, float]:
+    """A worm turned round and round by the arrow keys, 40 px a step at 200 px/s: each key sets its heading."""
+    headings = {"up": (0.0, -200.0), "left": (-200.0, 0.0), "down": (0.0, 200.0), "right": (200.0, 0.0)}
+    x, y = start
+    index = 1
+    for _ in range(rounds):
+        for key, (vx, vy) in headings.items():
+            x, y = x + vx * 0.2, y + vy * 0.2
+            head = Box(int(x) - 10, int(y) - 10, 20, 20)
+            player.look(step(index, Action.press(key), head), f"press {key}", [Mover(head, (vx, vy))])
+            index += 1
+    return x, y
+
+
+def test_a_worm_keeps_the_course_its_keys_set_and_is_turned_onto_the_apples_line_and_before_the_wall() -> None:
+    """Each arrow turns the worm onto one heading, which it keeps: it goes on until the apple's column is within
+    half a step ahead, then turns toward it; near the wall ahead it turns to the side with more room."""
+    player = Player(SIZE, step=0.2)
+    worm_turns(player, (200.0, 200.0), rounds=3)  # (its first look shows a course, no turn yet)
+    keys = ["press up", "press left", "press down", "press right"]
+    assert player.headings([*keys, "hold up"]) == {
+        "press up": (0, -1), "press left": (-1, 0), "press down": (0, 1), "press right": (1, 0), "hold up": (0, -1)}
+
+    def seen_at(x: float, y: float, velocity: tuple[float, float] = (200.0, 0.0)) -> None:
+        head = Box(int(x) - 10, int(y) - 10, 20, 20)
+        player.look(step(99, Action.wait(0.2), head), None, [Mover(head, velocity)])  # (found anew there)
+
+    seen_at(100, 250)
+    assert player.heading == "right"
+    assert player.line_up(keys, (300.0, 100.0), (20, 20)) == ""  # the apple's column is far ahead: go on
+    assert player.steer(keys) is None  # the middle of the window is no place to keep a worm in
+    seen_at(285, 250)
+    assert player.line_up(keys, (300.0, 100.0), (20, 20)) == "press up"  # its column within half a step
+    assert player.line_up(keys, (300.0, 100.0), (20, 20)) == ""  # the turn is let show first
+    seen_at(290, 230, (0.0, -200.0))
+    assert player.heading == "up" and player.line_up(keys, (290.0, 100.0), (20, 20)) == ""  # straight ahead
+    seen_at(330, 250)
+    assert player.steer(keys) == "press up"  # the wall 70 px ahead: up has more room than down
+
+
+def test_an_avatar_whose_course_no_key_sets_is_not_steered_by_course() -> None:
+    """A bird flapped up and falling down again: no key is seen to turn it onto a heading along both axes."""
+    player = Player(SIZE, step=0.15)
+    y = 200.0
+    for index in range(1, 8):
+        y += -15 if index % 2 else 15
+        box = Box(195, int(y) - 5, 10, 10)
+        velocity = (0.0, -100.0 if index % 2 else 100.0)
+        player.look(step(index, Action.click(50, 50), box), "click", [Mover(box, velocity)])
+    assert player.heading == "" and player.line_up(["click"], (300.0, 100.0), (20, 20)) is None

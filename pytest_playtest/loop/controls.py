@@ -107,6 +107,8 @@ class DeadControls:
             return
         if self.vocabulary.types_characters and step.action.kind in ("press", "hold") and not step.aimed:
             return  # a character key matters only while its character is shown: judged on the tries aimed so
+        if _along_heading(step):
+            return  # a snake refuses the key it heads by and the key back: no evidence either way
         name = self._control(step)
         if name is None:
             self.other_effects += step.changed or bool(step.new_lines)
@@ -281,7 +283,7 @@ class DeadControls:
         found = []
         for name in judged:
             record = siblings[name]
-            if self._acts_only_sometimes(name):
+            if self._acts_only_sometimes(name) or self._worked_still(name):
                 continue
             others = _pooled(r for other, r in siblings.items() if other != name)
             if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)
@@ -315,15 +317,19 @@ class DeadControls:
         # a real-time game played with its keys may ignore clicks on its field (they start a menu's game, or
         # nothing): there clicks are judged only when the keys did nothing either
         keys_play = moving and every_key.tries > 0 and not self._dead(every_key, moving=moving)
-        # a click that changed the window right where it landed while the app stood still worked, whatever came
-        # after (a board whose first click opened most of it leaves little for later clicks to do)
-        worked_still = self.still.get("left click", NO_RECORD).local > 0
         clicks = records.get("left click")
-        if (clicks is not None and not keys_play and not worked_still and clicks.tries >= self.settings.kind_tries
+        if (clicks is not None and not keys_play and not self._worked_still("left click")
+                and clicks.tries >= self.settings.kind_tries
                 and len(clicks.places) >= self.settings.kind_places and self._dead(clicks, moving=moving)):
             found.append(self._kind_finding(f"clicks had no effect: tried {clicks.tries} times at "
                                             f"{len(clicks.places)} places", clicks, locate("left click")))
         return found
+
+    def _worked_still(self, name: str) -> bool:
+        """Whether a pointer input changed the window right where it landed while the app stood still (before a
+        clock it started ticked): it worked, whatever came after (a board whose first click opened most of it
+        leaves little for later clicks to do)."""
+        return self.still.get(name, NO_RECORD).local > 0
 
     def _kind_finding(self, what: str, record: ControlRecord, location: Location | None) -> Finding:
         if record.effects:
@@ -346,6 +352,14 @@ class DeadControls:
         if action.kind == "click" and "left" in self.vocabulary.buttons and not self.vocabulary.texts:
             return "left click"
         return None
+
+
+def _along_heading(step: Step) -> bool:
+    """Whether the step pressed a movement key along the way a course-keeping avatar went, or back."""
+    if not step.heading or step.action.kind not in ("press", "hold"):
+        return False
+    way = DIRECTION.get(step.action.key or "")
+    return way is not None and way in (step.heading, OPPOSITE[step.heading])  # (the arrows are named as the ways)
 
 
 def _trails(record: ControlRecord, others: ControlRecord, separation: float) -> bool:

@@ -235,7 +235,8 @@ class Playthrough:
         step = Step(index=len(self.steps) + 1, action=decision.action, before_hash=key, tokens=decision.tokens,
                     prompt_tokens=decision.prompt_tokens, cached_tokens=decision.cached_tokens,
                     started=now - self.started, note=decision.note, window=observation.size, text=seen_text,
-                    launch=observation.launch, caption=decision.caption, aimed=decision.aimed)
+                    launch=observation.launch, caption=decision.caption, aimed=decision.aimed,
+                    heading=decision.heading)
         self.steps.append(step)
         return step
 

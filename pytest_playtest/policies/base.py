@@ -162,6 +162,10 @@ class Decision:
     #: the input answers something the screen showed right then (a character shown in a typing game): an input
     #: that matters only at such moments is judged on these tries
     aimed: bool = False
+    #: the way the avatar was going by itself when the input was given ("left", "up"...), when it keeps the
+    #: course its inputs set (a snake): such a game refuses a movement key along that way or back, so those
+    #: tries say nothing of the key; "" when no such course is known
+    heading: str = ""
 
 
 class Policy:

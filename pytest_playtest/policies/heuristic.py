@@ -170,7 +170,8 @@ class HeuristicPolicy(Policy):
 
     def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.notebook.now.expected = action
-        return Decision(action, note=note, aimed=aimed)
+        player = self.steering.player
+        return Decision(action, note=note, aimed=aimed, heading=player.heading if player is not None else "")
 
     def _choose(self, turn: Turn, appeared: list[Candidate]) -> Choice:
         """What is under way first (a sequence, a streak), then what a right click popped up (a click beside a
@@ -186,7 +187,8 @@ class HeuristicPolicy(Policy):
         # breadth before depth: the app's own controls and keys are all tried once before one is repeated
         # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
         own = [c for c in fresh if c.rank <= Rank.KEY]
-        suspect = None if own else self.suspects.pick(candidates, turn.observation.frame_hash)
+        heading = self.steering.player.heading if self.steering.player is not None else ""
+        suspect = None if own else self.suspects.pick(candidates, turn.observation.frame_hash, heading=heading)
         if suspect is not None:  # (tried again on purpose, a walk under way or not)
             return suspect
         if now.streak is not None and not own:

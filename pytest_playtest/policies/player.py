@@ -10,24 +10,48 @@ the input whose learned effect keeps it nearest the middle is played — doing n
 choices (a bird high up is let fall). Only the directions the avatar moves in count: a ship that slides
 sideways along the bottom is not out of play at the bottom.
 
+Some avatars keep the course an input set them on (a snake, a worm, a tank): each input turns them onto one
+heading, and they go on so by themselves. What each input does to such an avatar is the heading it took right
+after the input changed its course. Such an avatar is kept in play by turning it before the edge ahead, not
+in the middle of the window (the apple may lie anywhere), and brought to a thing as a player brings a snake
+to the apple: it keeps its course until the thing's line across it lies within half a step ahead, then it
+turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance.
+
 Pure bookkeeping over boxes and steps.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..geometry import Box
 from ..trajectory import Step
-from .thresholds import CONSISTENT, LEARNING, MARGIN, MIN_MOVE, REACH, TRAVEL_SLACK, TRUSTED
+from .thresholds import (
+    CONSISTENT,
+    COURSE_DOMINANCE,
+    EDGE_STEPS,
+    LEARNING,
+    MARGIN,
+    MIN_MOVE,
+    REACH,
+    TRAVEL_SLACK,
+    TRUSTED,
+    TURN_LOOKS,
+    TURN_MAJORITY,
+)
 
 if TYPE_CHECKING:
     from ..vision.motion import Mover
 
 
 Vector = tuple[float, float]
+#: a heading along one axis: (1, 0) right, (-1, 0) left, (0, 1) down, (0, -1) up
+Heading = tuple[int, int]
+#: a heading's name, as ``keys.DIRECTION`` names the way a movement key moves
+WAYS: dict[Heading, str] = {(1, 0): "right", (-1, 0): "left", (0, 1): "down", (0, -1): "up"}
 
 
 @dataclass
@@ -59,7 +83,14 @@ class Player:
     followed: bool = False  # whether the avatar was found this look (not only remembered)
     consistent: int = 0  # effects in a row that showed where the avatar was
     responses: dict[str, Response] = field(default_factory=dict)
+    #: per key (or "click"), the headings the avatar took right after it, counted when its course changed: a key
+    #: pressed or held turns a course-keeping avatar alike
+    turns: dict[str, Counter[Heading]] = field(default_factory=dict)
     _before: Vector | None = None  # the avatar before the last step
+    _course_before: Heading | None = None  # its last course seen
+    _turned_by: str | None = None  # the input given when it left that course, while its new one is not seen yet
+    _awaited: Heading | None = None  # the heading of the turn last proposed, until a look shows it (or too late)
+    _awaited_looks: int = 0
     _seen_at: float | None = None  # when the last look was (seconds into the run)
 
     def look(self, last: Step | None, name: str | None, movers: Sequence[Mover], now: float | None = None) -> None:
@@ -80,11 +111,36 @@ class Player:
             assert self.avatar is not None
             self.responses.setdefault(name, Response()).learn((self.avatar[0] - before[0],
                                                                  self.avatar[1] - before[1]))
+        self._learn_turn(name)
+        self._await_turn()
         self._before = self.avatar if self.followed else None
+
+    def _learn_turn(self, name: str | None) -> None:
+        """The avatar's course changed: the heading it took is the doing of the input given when it left its old
+        course (a measured velocity mixes the two courses for a look or so after a turn)."""
+        course = self.course
+        if course is None:
+            if self.followed and self._turned_by is None:
+                self._turned_by = name
+            return
+        by = self._turned_by or name
+        if by is not None and self._course_before not in (None, course):
+            self.turns.setdefault(_key(by), Counter())[course] += 1
+        self._course_before, self._turned_by = course, None
+
+    def _await_turn(self) -> None:
+        """A turn proposed is awaited until a look shows the avatar on its heading, at most ``TURN_LOOKS``
+        looks (a turn the game refused never shows)."""
+        if self._awaited is None:
+            return
+        self._awaited_looks += 1
+        if self.course == self._awaited or self._awaited_looks >= TURN_LOOKS:
+            self._awaited = None
 
     def forget(self) -> None:
         """The game started over: the avatar is to be found again (what the inputs do stays known)."""
         self.avatar, self.followed, self._before, self.consistent, self._seen_at = None, False, None, 0, None
+        self._course_before = self._turned_by = self._awaited = None
 
     def _time(self, now: float | None) -> None:
         """Measure how long a step lasts, look to look (a running average: one slow look is no new pace)."""
@@ -119,6 +175,11 @@ class Player:
     def steer(self, names: Sequence[str]) -> str | None:
         """The input (one of ``names``, or ``""`` for doing nothing) to play now because the avatar is headed
         out of the middle of the window; None while it is not, or while too little is known to steer."""
+        headings = self.headings(names)
+        if self._awaited is not None and _both_axes(headings):
+            return ""  # the turn just given is let show before the next (a measured velocity lags a turn)
+        if self.course is not None and _both_axes(headings):  # (inputs that set its course found the avatar)
+            return self._turn_before_edge(self.course, headings)
         if self.avatar is None or not self.followed or self.consistent < CONSISTENT:
             return None
         known = [(name, self.responses[name].move) for name in names
@@ -149,6 +210,91 @@ class Player:
             return None  # (nothing known brings it nearer than it is)
         return best
 
+    @property
+    def heading(self) -> str:
+        """The way the avatar goes by itself ("left", "up"...) when it is known to keep the course its inputs set
+        (inputs seen to turn it onto headings along both axes): the course seen, else the turn awaited, else the
+        last course seen (it keeps that until turned); "" otherwise."""
+        course = self.course or self._awaited or self._course_before
+        if course is None or not _both_axes(self.headings(list(self.turns))):
+            return ""
+        return WAYS[course]
+
+    @property
+    def course(self) -> Heading | None:
+        """The heading the avatar goes along by itself, when it was found this look moving mostly along one axis
+        (far enough in a step to tell)."""
+        if not self.followed:
+            return None
+        vx, vy = self.velocity
+        if _distance(self.velocity, (0.0, 0.0)) * self.step < MIN_MOVE:
+            return None
+        if abs(vx) >= COURSE_DOMINANCE * abs(vy):
+            return (1 if vx > 0 else -1), 0
+        if abs(vy) >= COURSE_DOMINANCE * abs(vx):
+            return 0, (1 if vy > 0 else -1)
+        return None
+
+    def line_up(self, names: Sequence[str], point: Vector, size: tuple[int, int]) -> str | None:
+        """For an avatar that keeps the course an input set: the input (one of ``names``) that turns it onto
+        the line through ``point`` (a thing of this ``size`` to reach) once that line lies within half a step
+        ahead, ``""`` to keep its course meanwhile; None when the avatar is not one steered so."""
+        course, headings = self.course, self.headings(names)
+        if self.avatar is None or not _both_axes(headings):
+            return None
+        if self._awaited is not None or course is None:
+            return ""
+        along, across = (0, 1) if course[0] else (1, 0)
+        ahead = (point[along] - self.avatar[along]) * course[along]
+        aside = point[across] - self.avatar[across]
+        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
+        if abs(aside) <= size[across] / 2:  # on its line already
+            return "" if ahead >= 0 else self._sidestep(course, headings)
+        if ahead > travel / 2:  # the thing's line comes later: turning now would pass it by
+            return ""
+        turn: Heading = (0, 1 if aside > 0 else -1) if course[0] else (1 if aside > 0 else -1, 0)
+        return self._turn(turn, headings)
+
+    def headings(self, names: Sequence[str]) -> dict[str, Heading]:
+        """The inputs among ``names`` known to turn the avatar onto a heading, and that heading."""
+        found: dict[str, Heading] = {}
+        for name in names:
+            heading = _heading(self.turns.get(_key(name)))
+            if heading is not None:
+                found.setdefault(name, heading)
+        return found
+
+    def _turn_before_edge(self, course: Heading, headings: dict[str, Heading]) -> str | None:
+        """Keep a course-keeping avatar in play: turn it aside once the window's edge ahead is within
+        ``EDGE_STEPS`` steps of its travel; None while it is not."""
+        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
+        if self._room(course) > EDGE_STEPS * travel:
+            return None
+        return self._sidestep(course, headings)
+
+    def _sidestep(self, course: Heading, headings: dict[str, Heading]) -> str | None:
+        """The input that turns the avatar across its course, toward the side with more room."""
+        sides: list[Heading] = [(0, 1), (0, -1)] if course[0] else [(1, 0), (-1, 0)]
+        for side in sorted(sides, key=self._room, reverse=True):
+            name = self._turn(side, headings)
+            if name is not None:
+                return name
+        return None
+
+    def _turn(self, heading: Heading, headings: dict[str, Heading]) -> str | None:
+        """The input that turns the avatar onto ``heading`` (None: no known one); the turn is then awaited."""
+        name = next((name for name, known in headings.items() if known == heading), None)
+        if name is not None:
+            self._awaited, self._awaited_looks = heading, 0
+        return name
+
+    def _room(self, heading: Heading) -> float:
+        """How far the avatar may go along ``heading`` before it leaves the window."""
+        assert self.avatar is not None
+        axis = 0 if heading[0] else 1
+        sign = heading[axis]
+        return self.size[axis] - self.avatar[axis] if sign > 0 else self.avatar[axis]
+
     def _after(self, move: Vector) -> Vector:
         assert self.avatar is not None
         return self.avatar[0] + move[0], self.avatar[1] + move[1]
@@ -160,6 +306,24 @@ class Player:
             extent = self.size[axis]
             outside = max(outside, MARGIN * extent - point[axis], point[axis] - (1 - MARGIN) * extent)
         return outside
+
+
+def _key(name: str) -> str:
+    """The key (or "click") of an input's name: ``press up`` and ``hold up`` turn an avatar alike."""
+    return name.rsplit(" ", 1)[-1]
+
+
+def _heading(turns: Counter[Heading] | None) -> Heading | None:
+    """The heading an input turns the avatar onto, once seen often enough and mostly the same."""
+    if not turns:
+        return None
+    heading, count = turns.most_common(1)[0]
+    return heading if count >= TRUSTED and count >= TURN_MAJORITY * turns.total() else None
+
+
+def _both_axes(headings: dict[str, Heading]) -> bool:
+    """Whether the known headings turn the avatar along both axes (a course-keeping avatar can be steered)."""
+    return {bool(h[0]) for h in headings.values()} == {True, False}
 
 
 def _distance(a: Vector, b: Vector) -> float:

@@ -2,7 +2,8 @@
 the apple. The thing is what ``vision.targets`` finds: small, compact, colourful, of a colour that is rare on
 screen and not the avatar's own, standing where it stood at the last look (things that move are the game's
 others, not a goal). Which input brings the avatar nearer is ``Player``'s knowledge (what each input was seen to
-do to it); keeping the avatar in play comes first (``steering.py``).
+do to it; an avatar that keeps the course an input set is turned onto the thing's line when it comes near it,
+``Player.line_up``); keeping the avatar in play comes first (``steering.py``).
 
 A colour whose things ended the game when the avatar reached them (a mine, a spike) is a hazard: after
 HAZARD_EVIDENCE such ends it is left alone.
@@ -39,14 +40,19 @@ class Seeking:
             return None
         self._judge_end(observation)
         targets = self._still_targets(observation, player.avatar)
-        if not targets or self.notebook.rng.random() >= SEEK_SHARE:
+        if not targets:
             return None
         target = min(targets, key=lambda t: _distance(t.box.center, player.avatar or (0.0, 0.0)))
         if _distance(target.box.center, player.avatar) <= REACH:
             self.near = target
         by_name = {name: c for c in turn.candidates
                    if len(c.actions) == 1 and (name := response_name(c.actions[0])) is not None}
-        chosen = player.seek(list(by_name), target.box.center)
+        chosen = player.line_up(list(by_name), target.box.center, (target.box.w, target.box.h))
+        # (a turn onto the thing's line is due now or never; between turns, other inputs get their tries)
+        if not chosen and self.notebook.rng.random() >= SEEK_SHARE:
+            return None
+        if chosen is None:
+            chosen = player.seek(list(by_name), target.box.center)
         if chosen is None:
             return None
         if chosen == "":

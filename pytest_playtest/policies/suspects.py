@@ -23,12 +23,13 @@ class Suspects:
     def __init__(self, notebook: Notebook) -> None:
         self.notebook = notebook
 
-    def pick(self, candidates: list[Candidate], state: str) -> Choice | None:
+    def pick(self, candidates: list[Candidate], state: str, *, heading: str = "") -> Choice | None:
         """A key of the app's own (pressed or held: one key) that has been tried a few times, works far less often
         than its siblings and was not yet tried enough to be judged (the least tried such key; in a still app,
         one not tried in this ``state`` yet, or one whose opposite just moved the app); in a still app a
-        movement key's opposite is pressed first. None when there is none, or on the free choices left to other
-        inputs."""
+        movement key's opposite is pressed first. While a course-keeping avatar goes one way (``heading``: a snake),
+        a movement key along that way or back is not pressed: such a game refuses it by design. None when there is
+        none, or on the free choices left to other inputs."""
         notebook = self.notebook
         keys = {c.actions[0].key: c for c in candidates
                 if c.kind == "press" and c.rank <= Rank.KEY and c.actions[0].key is not None}
@@ -40,7 +41,8 @@ class Suspects:
         rate = sum(s.effects for s in working) / sum(s.tries for s in working)
         suspects = [key for key, stats in tried.items() if SUSPECT_AFTER <= stats.tries < SUSPECT_TRIES
                     and stats.effects - STRAY_EFFECTS < SUSPECT_RATIO * rate * stats.tries
-                    and (notebook.animating or state not in stats.tried_states or self._came_back(key))]
+                    and (notebook.animating or state not in stats.tried_states or self._came_back(key))
+                    and not _along(key, heading)]
         back = [key for key in suspects if not notebook.animating and self._came_back(key)]
         if back:  # its opposite just moved the app, on the way there: pressed now, not left to chance
             return Choice(keys[back[0]], "a key that seems dead while the others work, where its opposite just moved")
@@ -80,6 +82,11 @@ class Suspects:
                 pooled.effects += stats.effects
                 pooled.tried_states |= stats.tried_states
         return pooled
+
+
+def _along(key: str, heading: str) -> bool:
+    """Whether a movement key moves along ``heading`` or back (the arrows are named as the ways)."""
+    return bool(heading) and DIRECTION.get(key) in (heading, OPPOSITE[heading])
 
 
 def _undoing(key: str) -> str | None:

@@ -166,6 +166,19 @@ LEARNING = 0.3
 MIN_MOVE = 3.0
 #: [effects] in a row at the avatar before it is trusted to be one (not a typing game's random letters)
 CONSISTENT = 3
+#: [factor] an avatar goes along one axis when its speed along it is at least this many times the other's (a
+#: course, as a snake keeps one; a measured velocity is a few frames' average, so a turn shows as a mix at first)
+COURSE_DOMINANCE = 3.0
+#: [share] of the course changes seen after an input that must have taken the avatar onto one heading before
+#: the input is known to turn it so (a refused turn, a snake pressed back onto itself, changes nothing; a wall
+#: bounce now and then is the game's doing)
+TURN_MAJORITY = 0.6
+#: [looks] a turn given to a course-keeping avatar is awaited this long before the next is decided: its measured
+#: velocity shows the new heading a look or two late, and a decision on the old one turns it back
+TURN_LOOKS = 2
+#: [steps of its travel] a course-keeping avatar is turned aside once the window's edge ahead is this near: a
+#: look may come late by a step on a busy machine
+EDGE_STEPS = 2.0
 
 # -- things to reach in a real-time game (seeking.py; what looks like one: vision/thresholds.py) -----------------
 #: [share] of the steps where a target is known that steer to it (the rest explore: other inputs need tries too)
