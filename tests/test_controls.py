@@ -197,19 +197,24 @@ def test_clicks_that_change_the_board_where_they_land_work_however_rarely_under_
         assert findings[0].message.startswith("clicks had no effect: tried 142 times")
 
 
+def opened_board(buttons: tuple[str, ...], opened: Box, *, later_clicks: int) -> DeadControls:
+    """A minesweeper whose clock starts at its first click, which changed ``opened`` while the board stood still;
+    the later clicks find nothing to open."""
+    controls = DeadControls(Vocabulary(buttons=buttons, sources=("minesweeper.py",)))
+    tried(controls, Action.click(40, 80), effect=True, moving=False, where=opened)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0, where=Box(180, 4, 40, 16))
+    for place in range(later_clicks):
+        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
+    return controls
+
+
 @pytest.mark.parametrize(("opened", "dead"), [(Box(10, 50, 200, 200), False), (Box(300, 380, 60, 30), True)])
 def test_a_click_that_opened_a_still_board_has_worked_whatever_its_clock_does_after(opened: Box, dead: bool) -> None:
     """A minesweeper whose clock starts at the first click: that click, while the app stood still, opened most of
     the board around the point it landed on, and the later clicks find only opened tiles. Its clicks are alive.
     A first change away from the point clicked proves nothing (a still-looking app may move slowly)."""
-    board = Vocabulary(buttons=("left",), sources=("minesweeper.py",))
-    controls = DeadControls(board)
-    tried(controls, Action.click(40, 80), effect=True, moving=False, where=opened)
-    for beat in range(20):
-        controls.observe_baseline(effect=beat % 10 == 0, where=Box(180, 4, 40, 16))
-    for place in range(120):
-        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
-    findings = controls.findings()
+    findings = opened_board(("left",), opened, later_clicks=120).findings()
     assert [f.message.split(":")[0] for f in findings] == (["clicks had no effect"] if dead else [])
 
 
@@ -218,13 +223,7 @@ def test_a_left_click_that_opened_a_still_board_is_not_dead_beside_right_clicks_
                                                                                        dead: bool) -> None:
     """The same board flags a tile on a right click: later left clicks land on opened tiles while right clicks
     keep flagging. The left click that opened the board while it stood still has worked."""
-    board = Vocabulary(buttons=("left", "right"), sources=("minesweeper.py",))
-    controls = DeadControls(board)
-    tried(controls, Action.click(40, 80), effect=True, moving=False, where=opened)
-    for beat in range(20):
-        controls.observe_baseline(effect=beat % 10 == 0, where=Box(180, 4, 40, 16))
-    for place in range(40):
-        tried(controls, Action.click(20 + 25 * (place % 15), 60 + 25 * (place // 15)), effect=False, moving=True)
+    controls = opened_board(("left", "right"), opened, later_clicks=40)
     for place in range(12):
         x, y = 30 + 25 * place, 330
         tried(controls, Action.right_click(x, y), effect=True, moving=True, where=Box(x - 10, y - 10, 20, 20))

@@ -156,3 +156,18 @@ def test_an_avatar_whose_course_no_key_sets_is_not_steered_by_course() -> None:
         velocity = (0.0, -100.0 if index % 2 else 100.0)
         player.look(step(index, Action.click(50, 50), box), "click", [Mover(box, velocity)])
     assert player.heading == "" and player.line_up(["click"], (300.0, 100.0), (20, 20)) is None
+
+
+def test_a_shot_followed_for_the_avatar_sets_no_course() -> None:
+    """A ship that slides left and right fires up with Space: a shot taken for the avatar flies up after Space
+    each time, but Space names no way, so no key is known to turn the ship up."""
+    player = Player(SIZE, step=0.2)
+    x = 200.0
+    for index, (key, velocity) in enumerate([("left", (-200.0, 0.0)), ("space", (0.0, -300.0)),
+                                             ("right", (200.0, 0.0)), ("space", (0.0, -300.0)),
+                                             ("left", (-200.0, 0.0)), ("space", (0.0, -300.0))], start=1):
+        x += velocity[0] * 0.2
+        box = Box(int(x) - 10, 360, 20, 20)
+        player.look(step(index, Action.press(key), box), f"press {key}", [Mover(box, velocity)])
+    assert player.turns["space"][(0, -1)] >= 2
+    assert player.headings(["press space"]) == {} and player.heading == ""

@@ -656,18 +656,31 @@ def _stats(book: Notebook, name: str, tries: int, effects: int) -> None:
         stats.update(effect=index < effects, gain=0.0, state=f"s{index}")
 
 
-def test_a_key_that_seems_dead_while_its_siblings_work_is_pressed_on_purpose_until_it_can_be_judged() -> None:
+def _up_suspected() -> tuple[Notebook, list[Candidate]]:
+    """A moving game whose Left and Right work while Up has done nothing yet."""
     book = notebook("left", "right", "up", moving=True)
-    candidates = [book.memory.known[name] for name in ("key:left", "key:right", "key:up")]
     _stats(book, "key:left", 10, 6)
     _stats(book, "key:right", 10, 5)
     _stats(book, "key:up", SUSPECT_AFTER, 0)
+    return book, [book.memory.known[name] for name in ("key:left", "key:right", "key:up")]
+
+
+def test_a_key_that_seems_dead_while_its_siblings_work_is_pressed_on_purpose_until_it_can_be_judged() -> None:
+    book, candidates = _up_suspected()
     suspects = Suspects(book)
     picks = [suspects.pick(candidates, "now") for _ in range(200)]
     assert {p.candidate.name for p in picks if p is not None} == {"key:up"}
     assert 0.5 * SUSPECT_SHARE < sum(p is not None for p in picks) / len(picks) < 1.5 * SUSPECT_SHARE
     _stats(book, "key:up", SUSPECT_TRIES - SUSPECT_AFTER, 0)  # tried enough to be judged: play on
     assert not any(suspects.pick(candidates, "now") for _ in range(50))
+
+
+def test_a_suspect_movement_key_is_pressed_across_a_snakes_heading_only() -> None:
+    """A snake refuses Up while it heads up or down: the suspect is pressed while it heads left or right."""
+    book, candidates = _up_suspected()
+    suspects = Suspects(book)
+    assert not any(suspects.pick(candidates, "now", heading=way) for way in ("up", "down") for _ in range(50))
+    assert any(suspects.pick(candidates, "now", heading="left") for _ in range(50))
 
 
 def test_in_a_still_app_a_suspect_is_tried_again_on_screens_where_it_was_not_tried() -> None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..geometry import Box
+from ..keys import DIRECTION
 from ..trajectory import Step
 from .thresholds import (
     CONSISTENT,
@@ -259,7 +260,7 @@ class Player:
         """The inputs among ``names`` known to turn the avatar onto a heading, and that heading."""
         found: dict[str, Heading] = {}
         for name in names:
-            heading = _heading(self.turns.get(_key(name)))
+            heading = _heading(_key(name), self.turns.get(_key(name)))
             if heading is not None:
                 found.setdefault(name, heading)
         return found
@@ -313,11 +314,14 @@ def _key(name: str) -> str:
     return name.rsplit(" ", 1)[-1]
 
 
-def _heading(turns: Counter[Heading] | None) -> Heading | None:
-    """The heading an input turns the avatar onto, once seen often enough and mostly the same."""
+def _heading(key: str, turns: Counter[Heading] | None) -> Heading | None:
+    """The heading a movement key turns the avatar onto, once seen often enough, mostly the same, and the way
+    the key names (a thing followed for the avatar by mistake, a shot flying up after Space, sets no course)."""
     if not turns:
         return None
     heading, count = turns.most_common(1)[0]
+    if DIRECTION.get(key) != WAYS[heading]:
+        return None
     return heading if count >= TRUSTED and count >= TURN_MAJORITY * turns.total() else None
 
 
