@@ -175,7 +175,8 @@ class Player:
 
     def steer(self, names: Sequence[str]) -> str | None:
         """The input (one of ``names``, or ``""`` for doing nothing) to play now because the avatar is headed
-        out of the middle of the window; None while it is not, or while too little is known to steer."""
+        out of the middle of the window (one that keeps the course its keys set: toward the edge ahead); None
+        while it is not, or while too little is known to steer."""
         headings = self.headings(names)
         if self._awaited is not None and _both_axes(headings):
             return ""  # the turn just given is let show before the next (a measured velocity lags a turn)
