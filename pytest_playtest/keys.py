@@ -34,6 +34,14 @@ SPELLING_OF: dict[str, str] = {key: name for name, spelling in SPELLINGS.items()
 #: The way each movement key moves: a key that undoes a move is any key of the opposite direction (D undoes Left
 #: as Right does).
 DIRECTION: dict[str, str] = {key: way for spelling in SPELLINGS.values() for way, key in spelling.items()}
+
+
+def along(key: str, way: str) -> bool:
+    """Whether a movement key moves along ``way`` ("left", "up"...) or back (the arrows are named as the ways); a
+    course-keeping avatar, a snake, refuses both."""
+    return bool(way) and DIRECTION.get(key) in (way, OPPOSITE.get(way))
+
+
 #: Other spellings an action may use for those keys.
 SYNONYMS: dict[str, str] = {
     "return": "enter", "esc": "escape", "del": "delete", "pgup": "pageup", "pgdn": "pagedown",

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..geometry import Box
-from ..keys import DIRECTION, OPPOSITE, SPELLING_OF
+from ..keys import DIRECTION, OPPOSITE, SPELLING_OF, along
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
@@ -356,10 +356,7 @@ class DeadControls:
 
 def _along_heading(step: Step) -> bool:
     """Whether the step pressed a movement key along the way a course-keeping avatar went, or back."""
-    if not step.heading or step.action.kind not in ("press", "hold"):
-        return False
-    way = DIRECTION.get(step.action.key or "")
-    return way is not None and way in (step.heading, OPPOSITE[step.heading])  # (the arrows are named as the ways)
+    return step.action.kind in ("press", "hold") and along(step.action.key or "", step.heading)
 
 
 def _trails(record: ControlRecord, others: ControlRecord, separation: float) -> bool:

@@ -170,8 +170,11 @@ class HeuristicPolicy(Policy):
 
     def _emit(self, action: Action, note: str, *, aimed: bool = False) -> Decision:
         self.notebook.now.expected = action
-        player = self.steering.player
-        return Decision(action, note=note, aimed=aimed, heading=player.heading if player is not None else "")
+        return Decision(action, note=note, aimed=aimed, heading=self._heading())
+
+    def _heading(self) -> str:
+        """The way a course-keeping avatar goes (``Player.heading``); "" when none is known."""
+        return self.steering.player.heading if self.steering.player is not None else ""
 
     def _choose(self, turn: Turn, appeared: list[Candidate]) -> Choice:
         """What is under way first (a sequence, a streak), then what a right click popped up (a click beside a
@@ -187,8 +190,7 @@ class HeuristicPolicy(Policy):
         # breadth before depth: the app's own controls and keys are all tried once before one is repeated
         # at length (and an input that made new controls appear, a menu, is not repeated: they come first)
         own = [c for c in fresh if c.rank <= Rank.KEY]
-        heading = self.steering.player.heading if self.steering.player is not None else ""
-        suspect = None if own else self.suspects.pick(candidates, turn.observation.frame_hash, heading=heading)
+        suspect = None if own else self.suspects.pick(candidates, turn.observation.frame_hash, heading=self._heading())
         if suspect is not None:  # (tried again on purpose, a walk under way or not)
             return suspect
         if now.streak is not None and not own:

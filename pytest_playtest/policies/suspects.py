@@ -10,7 +10,7 @@ tries and screens the dead-control rule (``loop/controls.py``) needs to tell it 
 
 from __future__ import annotations
 
-from ..keys import DIRECTION, OPPOSITE
+from ..keys import DIRECTION, OPPOSITE, along
 from .exploration import Candidate, InputStats, Rank
 from .notebook import Notebook
 from .skill import Choice
@@ -42,7 +42,7 @@ class Suspects:
         suspects = [key for key, stats in tried.items() if SUSPECT_AFTER <= stats.tries < SUSPECT_TRIES
                     and stats.effects - STRAY_EFFECTS < SUSPECT_RATIO * rate * stats.tries
                     and (notebook.animating or state not in stats.tried_states or self._came_back(key))
-                    and not _along(key, heading)]
+                    and not along(key, heading)]
         back = [key for key in suspects if not notebook.animating and self._came_back(key)]
         if back:  # its opposite just moved the app, on the way there: pressed now, not left to chance
             return Choice(keys[back[0]], "a key that seems dead while the others work, where its opposite just moved")
@@ -82,11 +82,6 @@ class Suspects:
                 pooled.effects += stats.effects
                 pooled.tried_states |= stats.tried_states
         return pooled
-
-
-def _along(key: str, heading: str) -> bool:
-    """Whether a movement key moves along ``heading`` or back (the arrows are named as the ways)."""
-    return bool(heading) and DIRECTION.get(key) in (heading, OPPOSITE[heading])
 
 
 def _undoing(key: str) -> str | None:
