@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -211,6 +212,14 @@ def test_coverage_is_measured_and_credited_to_steps(tmp_path: Path, play: Play) 
     assert sum(step.new_lines or 0 for step in result.steps) > 0  # the increment callback ran on a click
     assert "coverage: lines" in result.verdict.summary()
     assert (tmp_path / "vocabulary.json").is_file()
+
+
+def test_coverage_without_an_artifacts_folder_leaves_no_folder_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, play: Play) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = play(app=TK_TOY, coverage=True, max_steps=4)
+    assert result.verdict.coverage is not None and result.verdict.coverage.files, result.verdict.summary()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_coverage_of_a_program_that_is_not_python_is_a_note(play: Play) -> None:

@@ -48,11 +48,9 @@ class Launcher:
         self._surface: Surface | None = None
         self.apps: list[App] = []
         self.notes: list[str] = []
-        self._coverage_dir: Path | None = None
-        if spec.coverage:
-            self._coverage_dir = artifacts if artifacts is not None else Path(tempfile.mkdtemp(prefix="playtest-cov-"))
         self._artifacts = artifacts
-        self._scratch: Path | None = None  # where stack dumps go without an artifacts folder (removed at the end)
+        self._scratch: Path | None = None  # what _own_dir() made without an artifacts folder
+        self._coverage_dir = self._own_dir() if spec.coverage else None
         self._stacks: dict[int, StackDumps] = {}  # by id of the launch: a desktop app's stack dumps
 
     @property
@@ -116,12 +114,16 @@ class Launcher:
         return make_sandbox(self.spec.sandbox, self.display, cwd=self.cwd, writable=writable)
 
     def _stacks_dir(self) -> Path:
-        """The folder the stack dumps of a desktop app's launches go to: the artifacts, else a scratch folder."""
+        """The folder the stack dumps of a desktop app's launches go to."""
+        return self._own_dir()
+
+    def _own_dir(self) -> Path:
+        """Where the run's files about the app go: the artifacts, else a scratch folder removed by close()."""
         if self._artifacts is not None:
             self._artifacts.mkdir(parents=True, exist_ok=True)
             return self._artifacts
         if self._scratch is None:
-            self._scratch = Path(tempfile.mkdtemp(prefix="playtest-stacks-"))
+            self._scratch = Path(tempfile.mkdtemp(prefix="playtest-scratch-"))
         return self._scratch
 
     def stacks_of(self, app: App) -> StackDumps | None:
@@ -141,12 +143,17 @@ class Launcher:
         """Terminate every launch; the combined coverage of all of them (None when not measured)."""
         for app in self.apps:
             app.terminate()
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
         boxed = [app.sandbox for app in self.apps if app.sandbox is not None]
         if boxed:
             self.notes.append(boxed[-1].summary())
             self.notes.extend(dict.fromkeys(note for box in boxed for note in box.notes))
+        try:
+            return self._coverage_report()
+        finally:
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def _coverage_report(self) -> CoverageReport | None:
         covered = [app for app in self.apps if app.covered]
         if not covered:
             return None
