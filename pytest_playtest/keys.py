@@ -34,6 +34,8 @@ SPELLING_OF: dict[str, str] = {key: name for name, spelling in SPELLINGS.items()
 #: The way each movement key moves: a key that undoes a move is any key of the opposite direction (D undoes Left
 #: as Right does).
 DIRECTION: dict[str, str] = {key: way for spelling in SPELLINGS.values() for way, key in spelling.items()}
+#: Each way as a unit step on the screen (x right, y down).
+VECTOR: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "down": (0, 1), "up": (0, -1)}
 
 
 def along(key: str, way: str) -> bool:

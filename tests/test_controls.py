@@ -7,6 +7,7 @@ import pytest
 
 from pytest_playtest.actions import Action
 from pytest_playtest.geometry import Box
+from pytest_playtest.keys import DIRECTION, VECTOR
 from pytest_playtest.loop.controls import DeadControls
 from pytest_playtest.source import Vocabulary
 from pytest_playtest.trajectory import Step
@@ -359,3 +360,86 @@ def test_a_snakes_keys_along_its_heading_or_back_say_nothing_and_a_dead_turn_is_
     tried(snake, Action.press("left"), effect=False, moving=True, times=18)
     assert [f.message.split(" (")[0] for f in snake.findings()] == [
         "key left never had an effect while the app's other keys did"]
+
+
+SHIP = Box(180, 360, 40, 24)  # where a ship slides along the bottom
+
+
+def meteor(n: int) -> Box:
+    """A meteor that set off somewhere above (the n-th stray)."""
+    return Box(100, 10 + (n * 37) % 300, 24, 24)
+
+
+def given(controls: DeadControls, key: str, *, going: int, of: int, stray: int = 0, judged: bool = False) -> None:
+    """A sideways key given ``of`` times to a busy game (its other effects not to be told): ``going`` of the
+    tries set the ship going its way, ``stray`` more set off only a meteor somewhere above."""
+    for n in range(of):
+        taken = Step(index=n + 1, action=Action.press(key), before_hash=f"field {n}", window=WINDOW)
+        taken.changed = True
+        things = [SHIP] if n < going else [meteor(n)] if n < going + stray else []
+        controls.observe(taken, judged=judged, moving=True, set_going={VECTOR[DIRECTION[key]]: things})
+
+
+def busy(controls: DeadControls, *, alone: list[Box] | None = None) -> DeadControls:
+    """A field of meteors: every beat changes beyond its own motion's prediction."""
+    for _ in range(12):
+        controls.observe_baseline(effect=True)
+    return waits(controls, alone or [meteor(n) for n in range(10)])
+
+
+def waits(controls: DeadControls, things: list[Box]) -> DeadControls:
+    """30 steps that give no sideways key (waits), in each of the first of which one of ``things`` set off
+    sideways by itself."""
+    for n in range(30):
+        wait = Step(index=n + 1, action=Action.wait(0.2), before_hash=f"field {n}", window=WINDOW)
+        going = [things[n]] if n < len(things) else []
+        controls.observe(wait, judged=False, moving=True, set_going={(-1, 0): going, (1, 0): going})
+    return controls
+
+
+def test_a_sideways_key_that_sets_nothing_going_where_its_opposite_slides_the_ship_is_dead() -> None:
+    """A busy field hides any key's other effects. Right set the ship going right 20 of 80 times (then it was
+    pinned at the right edge), and a meteor 10 times; Left set off only meteors, 20 of 90 times."""
+    controls = busy(DeadControls(ARROWS))
+    given(controls, "right", going=20, of=80, stray=10)
+    given(controls, "left", going=0, of=90, stray=20)
+    assert [f.message for f in controls.findings()] == [
+        "key left set nothing going left along the row where key right set a thing going right (y 372): 0 of 90 "
+        "tries did, while key right did so 20 of 80 times"]
+
+
+@pytest.mark.parametrize(("left", "right", "keys"), [
+    ((60, 80), (70, 90), ("left", "right")),  # both slide the ship
+    ((4, 30), (20, 80), ("left", "right")),  # Left slides it now and then: rarely is not never
+    ((0, 60), (5, 70), ("left", "right")),  # Right slid it too seldom to tell where the ship is
+    ((0, 60), (50, 70), ("up", "down")),  # Up rotates or jumps, Down drops: up and down need not mirror
+    ((0, 12), (50, 70), ("left", "right")),  # too few tries of Left
+])
+def test_sideways_keys_that_both_work_or_too_little_evidence_are_not_judged(
+        left: tuple[int, int], right: tuple[int, int], keys: tuple[str, str]) -> None:
+    controls = busy(DeadControls(ARROWS))
+    given(controls, keys[0], going=left[0], of=left[1], stray=10)
+    given(controls, keys[1], going=right[0], of=right[1], stray=10)
+    assert controls.findings() == []
+
+
+def test_a_row_of_things_that_sets_off_sideways_by_itself_is_no_ship() -> None:
+    """A row of invaders marches sideways by itself, stopping between steps: that Right's tries often caught it
+    setting off says nothing of Left."""
+    controls = busy(DeadControls(ARROWS), alone=[SHIP] * 12)
+    given(controls, "right", going=20, of=80, stray=10)
+    given(controls, "left", going=0, of=90, stray=20)
+    assert controls.findings() == []
+
+
+@pytest.mark.parametrize(("told", "found"), [(True, []), (False, ["key left set nothing going left"])])
+def test_a_sideways_key_whose_other_effects_beat_chance_is_no_dead_movement_key(told: bool, found: list[str]) -> None:
+    """On a quiet field a Left that changes the game (it rotates a piece: its effects told from the game's own
+    motion) but slides nothing is working."""
+    controls = DeadControls(ARROWS)
+    for beat in range(20):
+        controls.observe_baseline(effect=beat % 10 == 0)
+    waits(controls, [meteor(n) for n in range(3)])
+    given(controls, "right", going=40, of=50, judged=True)
+    given(controls, "left", going=0, of=40, judged=told)
+    assert [f.message.split(" along")[0] for f in controls.findings()] == found

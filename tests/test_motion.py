@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pytest_playtest.geometry import Box
 from pytest_playtest.vision.motion import MotionWatch, Surprise
 
 CELL = 9  # a square of a grid game: 9 px on a 10 px grid
@@ -237,3 +238,33 @@ def test_a_game_that_went_on_is_the_same_scene_and_a_new_screen_is_not() -> None
     emptied = scene(starfield(9, [], size=480))
     assert same_scene(playing, moved_on)
     assert not same_scene(playing, emptied)
+
+
+def field(ship_xs: list[int], size: int = 200) -> list[np.ndarray]:
+    """A meteor flying left across the top every tick, and a ship at the bottom at these places."""
+    frames = []
+    for tick, ship in enumerate(ship_xs):
+        frame = np.full((size, size, 3), 255, np.uint8)
+        frame[30:42, 180 - 5 * tick : 192 - 5 * tick] = 0
+        frame[170:182, ship : ship + 20] = 0
+        frames.append(frame)
+    return frames
+
+
+def going_after(frames: list[np.ndarray], input_at: int) -> dict[tuple[int, int], list[Box]] | None:
+    watch = MotionWatch()
+    for index, frame in enumerate(frames):
+        watch.add(frame, index * 0.1)
+    return watch.set_going(input_at * 0.1 - 0.05)
+
+
+def test_a_ship_that_stood_still_and_slid_after_the_input_was_set_going_and_a_flying_meteor_was_not() -> None:
+    slid = going_after(field([100] * 6 + [94, 88, 82]), input_at=6)
+    assert slid is not None and set(slid) == {(-1, 0)}
+    assert all(box.y >= 160 for box in slid[(-1, 0)]), slid  # the ship's row, not the meteor's
+    still = going_after(field([100] * 9), input_at=6)
+    assert still == {}
+
+
+def test_too_few_ticks_before_the_input_tell_nothing_of_what_it_set_going() -> None:
+    assert going_after(field([100, 100, 94, 88]), input_at=2) is None

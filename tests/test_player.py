@@ -5,6 +5,7 @@ click."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,21 @@ def test_a_worm_is_steered_onto_the_apples_line_and_its_score_rises(play: Play) 
     assert result.verdict.passed, result.verdict.summary()
     assert any(step.note.startswith("steer the avatar to the target") and step.heading for step in result.steps)
 
+
+
+@pytest.mark.alone  # another GUI test beside it slows the game's frames and the tester's looks
+@pytest.mark.parametrize(("guard", "kinds"), [("ship.left > 0", []), ("ship.left < 0", ["unresponsive"])])
+def test_a_dead_left_among_tumbling_meteors_is_told_by_what_it_never_sets_going(
+        guard: str, kinds: list[str], play: Play, tmp_path: Path) -> None:
+    """The edge guard of Left written the wrong way round: Left never slides the ship while Right does. The
+    meteors change the picture everywhere every frame, so no key's effect can be told from the game's own
+    motion; what tells is that Right sets the ship going right, and Left sets nothing going left but a
+    meteor now and then."""
+    app = tmp_path / "meteors.py"
+    app.write_text((APPS / "pygame_meteors.py").read_text().replace("ship.left > 0", guard))
+    verdict = play(app=[sys.executable, str(app)], strategy="goal", goal="Dodge the meteors and shoot them",
+                   max_steps=250, timeout=90).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    if kinds:
+        dead = verdict.findings[0].message
+        assert dead.startswith("key left set nothing going left along the row where key right"), verdict.summary()

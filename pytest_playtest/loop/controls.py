@@ -41,12 +41,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..geometry import Box
-from ..keys import DIRECTION, OPPOSITE, SPELLING_OF, along
+from ..keys import DIRECTION, OPPOSITE, SPELLING_OF, VECTOR, along
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
 from .spec import OracleSettings
-from .thresholds import CONTINUITY, KIND_KEYS, LOCAL_EFFECTS, LOCAL_REACH, OTHERS_WORKED, PLACE_GRID, RARE_EFFECTS
+from .thresholds import (
+    CONTINUITY,
+    KIND_KEYS,
+    LOCAL_EFFECTS,
+    LOCAL_REACH,
+    OTHERS_WORKED,
+    PLACE_GRID,
+    RARE_EFFECTS,
+    SIDEWAYS,
+)
 
 #: where the code handles an input, by its name (``key left``, ``right click``)
 Locate = Callable[..., Location | None]
@@ -97,19 +106,31 @@ class DeadControls:
     baseline: ControlRecord = field(default_factory=ControlRecord)
     #: where those beats' own changes that looked like an effect were
     own_changes: list[Box] = field(default_factory=list)
+    #: the sideways keys given to the app moving by itself: each try (its step) and where it set things going its
+    #: way
+    going: dict[str, list[tuple[int, list[Box]]]] = field(default_factory=dict)
+    #: ... and, by way, where things started going so in each of the other steps
+    going_alone: dict[str, list[list[Box]]] = field(default_factory=dict)
 
-    def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True) -> None:
+    def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True,
+                set_going: dict[tuple[int, int], list[Box]] | None = None) -> None:
         """Count one step whose effect could be ``judged`` (on an app ``moving`` by itself, by what its next
         frames changed beyond its own motion; a step during which it did not move tells nothing). A click where
         the app takes none (not ``handled``: a web page's bare background, a canvas no script listens to for
-        clicks) is no evidence about its clicks."""
-        if step.error or not judged or (step.action.kind == "click" and not handled):
+        clicks) is no evidence about its clicks. ``set_going``: on an app moving by itself, the things that stood
+        still and started going one way right after the step, by way (None: not seen), evidence of its own about
+        a sideways key however busy the app's motion."""
+        if step.error or (step.action.kind == "click" and not handled):
             return
         if self.vocabulary.types_characters and step.action.kind in ("press", "hold") and not step.aimed:
             return  # a character key matters only while its character is shown: judged on the tries aimed so
         if _along_heading(step):
             return  # a snake refuses the key it heads by and the key back: no evidence either way
         name = self._control(step)
+        if set_going is not None:
+            self._count_going(name, step, set_going)
+        if not judged:
+            return
         if name is None:
             self.other_effects += step.changed or bool(step.new_lines)
             return
@@ -132,6 +153,16 @@ class DeadControls:
             record.local += effective and _holds(step.changed_box, x, y)
         record.steps.append(step.index)
 
+    def _count_going(self, name: str | None, step: Step, set_going: dict[tuple[int, int], list[Box]]) -> None:
+        """A sideways key's try: where it set things going its way; any other step (a wait, another key): where
+        things started going left and right by themselves meanwhile."""
+        key = step.action.key or ""
+        if name is not None and step.action.kind in ("press", "hold") and DIRECTION.get(key) in SIDEWAYS:
+            self.going.setdefault(name, []).append((step.index, set_going.get(VECTOR[DIRECTION[key]], [])))
+            return
+        for way in SIDEWAYS:
+            self.going_alone.setdefault(way, []).append(set_going.get(VECTOR[way], []))
+
     def observe_baseline(self, effect: bool, where: Box | None = None) -> None:
         """One beat watched without input on an app that moves by itself: did its motion look like an effect,
         and ``where``?"""
@@ -142,7 +173,8 @@ class DeadControls:
 
     def findings(self, locate: Locate = lambda *names: None) -> list[Finding]:
         """The dead controls of the run, each pointing where ``locate`` says the code handles its input."""
-        return self._single(locate) or self._single_moving(locate) or self._whole_kind(locate)
+        return (self._single(locate) or self._single_moving(locate) or self._never_set_going(locate)
+                or self._whole_kind(locate))
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
@@ -152,19 +184,24 @@ class DeadControls:
             return False
         if not record.effects:
             return True
-        base, settings = self.baseline, self.settings
-        if not moving or base.tries < settings.chance_beats or self._works_locally(record):
+        chance = self._chance() if moving and not self._works_locally(record) else None
+        if chance is None:
             return False
-        chance = (base.effects + CONTINUITY) / (base.tries + 2 * CONTINUITY)
-        # the app changes so much by itself that an input's effect cannot be told, or may do so for all a few
-        # beats watched can say (one standard error above the estimate)
-        high = chance + math.sqrt(chance * (1 - chance) / base.tries)
-        if high > settings.max_chance:
-            return False
-        chance = high  # a few dozen beats may have caught the app's own changes less often than they come
         expected = record.tries * chance
         spread = math.sqrt(record.tries * chance * (1 - chance))
-        return record.effects <= expected + settings.chance_margin * spread + CONTINUITY
+        return record.effects <= expected + self.settings.chance_margin * spread + CONTINUITY
+
+    def _chance(self) -> float | None:
+        """How often the app's own motion looks like an effect, at the high end of what the beats watched without
+        input say (one standard error above the estimate: a few dozen beats may have caught its own changes less
+        often than they come); None before ``chance_beats`` were watched, or when it changes so much by itself
+        that an input's effect cannot be told (over ``max_chance``)."""
+        base = self.baseline
+        if base.tries < self.settings.chance_beats:
+            return None
+        chance = (base.effects + CONTINUITY) / (base.tries + 2 * CONTINUITY)
+        high = chance + math.sqrt(chance * (1 - chance) / base.tries)
+        return high if high <= self.settings.max_chance else None
 
     def _works_locally(self, record: ControlRecord) -> bool:
         """Whether a pointer input changed the window right where it landed more often than the app's own motion
@@ -296,6 +333,49 @@ class DeadControls:
                 f"{others.tries} tries): tried {record.tries} times", record, locate(name)))
         return found
 
+    def _never_set_going(self, locate: Locate) -> list[Finding]:
+        """On an app that moves by itself, a sideways key that (almost) never set anything going its way along
+        the row where the key of the other way (the same spelling: Right for Left) kept setting a thing going:
+        "Right slides the ship along the bottom, Left never does". This holds however busy the app's own motion
+        (a field of meteors hides any key's other effects, and sets something going somewhere now and then by
+        itself), and when the ship, slid one way only, is pinned at the edge and the working key too stops
+        moving it. Left and Right only: a game's two sides mirror each other, while up and down seldom do (Up
+        jumps or rotates a piece, Down drops it or does nothing off a ladder). A key whose other effects are
+        seen to beat chance is left out too."""
+        found, settings = [], self.settings
+        for name, tries in self.going.items():
+            key = name.removeprefix("key ")
+            back = OPPOSITE[key]
+            others = self.going.get(f"key {back}", [])
+            alone = self.going_alone.get(DIRECTION[back], [])
+            row = _busiest_row([boxes for _, boxes in others])
+            if (row is None or len(tries) < settings.kind_tries or len(others) < settings.dead_tries
+                    or len(alone) < settings.chance_beats or self._acts_only_sometimes(name)
+                    or self._beats_chance(name)):
+                continue
+            mine, theirs = _along_row([boxes for _, boxes in tries], row), _along_row([b for _, b in others], row)
+            by_itself = _along_row(alone, row)  # (a row of invaders marching sideways by itself is no ship)
+            if (theirs.effects < settings.dead_tries or mine.effects > RARE_EFFECTS * mine.tries
+                    or not _trails(mine, theirs, settings.dead_separation)
+                    or not _trails(by_itself, theirs, settings.dead_separation)):
+                continue
+            found.append(Finding(
+                "unresponsive",
+                f"{self._named(name)} set nothing going {DIRECTION[key]} along the row where key {back} set a thing "
+                f"going {DIRECTION[back]} (y {row}): {mine.effects} of {mine.tries} tries did, while key {back} did "
+                f"so {theirs.effects} of {theirs.tries} times",
+                step=tries[-1][0], details="tried at steps " + ", ".join(str(index) for index, _ in tries),
+                location=locate(name)))
+        return found
+
+    def _beats_chance(self, name: str) -> bool:
+        """Whether an input's effects on the app moving by itself were seen to come more often than chance (its
+        own motion rare enough to tell, the input tried often enough)."""
+        record = self.moving.get(name)
+        if record is None or record.tries < self.settings.dead_tries or self._chance() is None:
+            return False
+        return not self._dead(record, moving=True)
+
     def _whole_kind(self, locate: Locate) -> list[Finding]:
         """The app's keys, or its clicks on a drawn UI, none of which ever worked: on a still app never a
         visible change; on an app that moves by itself no more changes than chance. An app seen moving by
@@ -366,6 +446,22 @@ def _trails(record: ControlRecord, others: ControlRecord, separation: float) -> 
     spread = math.sqrt(pooled * (1 - pooled) * (1 / record.tries + 1 / others.tries))
     gap = others.effects / others.tries - record.effects / record.tries
     return gap > 0 and gap >= separation * spread
+
+
+def _busiest_row(tries: list[list[Box]]) -> int | None:
+    """The row (y) that the things of the most tries span (each try's things counted once); None when no try set
+    anything going."""
+    rows = {box.center[1] for boxes in tries for box in boxes}
+    return max(sorted(rows), key=lambda row: sum(_spans(boxes, row) for boxes in tries), default=None)
+
+
+def _along_row(tries: list[list[Box]], row: int) -> ControlRecord:
+    """Of these tries (where each set things going), those that set a thing going along ``row``."""
+    return ControlRecord(tries=len(tries), effects=sum(_spans(boxes, row) for boxes in tries))
+
+
+def _spans(boxes: list[Box], row: int) -> bool:
+    return any(box.y <= row < box.bottom for box in boxes)
 
 
 def _pooled(records: Iterable[ControlRecord]) -> ControlRecord:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import ActionError, AppError, DisplayError, PolicyError
 from ..files import FRAMES_DIR, VOCABULARY_FILE, ScreenshotMode
+from ..geometry import Box
 from ..policies import make_policy
 from ..policies.base import Observation, Policy, PolicyContext, PolicyFactory
 from ..runtime.app import App
@@ -268,7 +269,8 @@ class Playthrough:
         if self.frames:
             step.screenshot = self.frames.write(step.index, after)
         self.oracles.after_step(step, on_widget, time.monotonic(), state=state, buttons=self.probe.buttons(key))
-        self._learn(step, after, judged=judged)
+        set_going = self.watches.set_going(acted_at) if self.controls is not None else None
+        self._learn(step, after, judged=judged, set_going=set_going)
 
     def _perform(self, step: Step, frame: np.ndarray, key: str) -> tuple[float, np.ndarray, str]:
         """Rest the pointer on the target, then give the input (a held key lets the app run meanwhile): when it
@@ -306,14 +308,16 @@ class Playthrough:
             change, on_widget, judged = screen.effect(frame, after), False, False
         return after, change, on_widget, judged
 
-    def _learn(self, step: Step, after: np.ndarray, *, judged: bool) -> None:
+    def _learn(self, step: Step, after: np.ndarray, *, judged: bool,
+               set_going: dict[tuple[int, int], list[Box]] | None) -> None:
         """What the step did goes to the dead-control check, the policy and a differential run's sights."""
         assert self.policy is not None
         if self.controls is not None:
             target = step.action.target
             handled = step.action.kind != "click" or target is None or self.surface.handles_click(target,
                                                                                                  step.before_hash)
-            self.controls.observe(step, judged=judged, moving=self.oracles.animating, handled=handled)
+            self.controls.observe(step, judged=judged, moving=self.oracles.animating, handled=handled,
+                                  set_going=set_going)
         if self.oracles.frozen:
             self.stopped_by = "freeze"
         self.policy.record(step)

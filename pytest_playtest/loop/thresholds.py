@@ -75,6 +75,9 @@ RARE_EFFECTS = 0.15
 #: [effects] on an app that moves by itself, a pointer input changed the window right where it landed at least this
 #: often (and beyond what the app's own motion does to such spots) before that counts as its own doing...
 LOCAL_EFFECTS = 2
+#: the ways a key is judged by what it sets going (controls.py): a game's two sides mirror each other, while up and
+#: down seldom do (Up jumps or rotates a piece, Down drops it)
+SIDEWAYS = ("left", "right")
 #: [px] ...a change's box holding the point or standing this close to it (a tile's changed pixels may stop short
 #: of the point clicked, its middle)
 LOCAL_REACH = 8

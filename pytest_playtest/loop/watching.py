@@ -17,6 +17,7 @@ import numpy as np
 
 from ..actions import Action
 from ..errors import AppError
+from ..geometry import Box
 from ..runtime.screen import NO_CHANGE, Change, Screen, difference
 from .controls import DeadControls
 from .oracles import Oracles
@@ -87,6 +88,11 @@ class Watches:
         surprise = motion.surprise(started, learn=True) if self.oracles.animating else None
         if surprise is not None and surprise.telling and self.controls is not None:
             self.controls.observe_baseline(surprise.effect, surprise.box)
+
+    def set_going(self, acted_at: float) -> dict[tuple[int, int], list[Box]] | None:
+        """On an app that moves by itself, the things that stood still and started going one way right after an
+        input (a ship slid, a paddle moved), by way; None on other apps, or when too few of its ticks were seen."""
+        return self.stage.motion.set_going(acted_at) if self.oracles.animating else None
 
     def effect(self, acted_at: float, change: Change) -> tuple[Change, bool]:
         """An input's effect on an app that moves by itself: what its next ticks changed beyond the app's own

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..geometry import Box
-from ..keys import DIRECTION
+from ..keys import DIRECTION, VECTOR
 from ..trajectory import Step
 from .thresholds import (
     CONSISTENT,
@@ -52,7 +52,7 @@ Vector = tuple[float, float]
 #: a heading along one axis: (1, 0) right, (-1, 0) left, (0, 1) down, (0, -1) up
 Heading = tuple[int, int]
 #: a heading's name, as ``keys.DIRECTION`` names the way a movement key moves
-WAYS: dict[Heading, str] = {(1, 0): "right", (-1, 0): "left", (0, 1): "down", (0, -1): "up"}
+WAYS: dict[Heading, str] = {vector: way for way, vector in VECTOR.items()}
 
 
 @dataclass

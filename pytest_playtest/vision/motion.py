@@ -54,6 +54,7 @@ from .thresholds import (
     UNEVEN,
     UNSEEN,
     VACATED,
+    WAY_SHIFT,
 )
 
 
@@ -232,8 +233,33 @@ class MotionWatch:
             if near is not None and _distance(near.centre, blob.centre) <= MAX_STEP:
                 velocity = ((blob.centre[0] - near.centre[0]) * self.scale / seconds,
                             (blob.centre[1] - near.centre[1]) * self.scale / seconds)
-            found.append(Mover(Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale), velocity, vacated))
+            found.append(Mover(self._window_box(blob.box), velocity, vacated))
         return found
+
+    def set_going(self, at: float) -> dict[tuple[int, int], list[Box]] | None:
+        """The things that stood still and started going one way right after ``at`` (when an input was given, or
+        a beat began), by way (a unit step: (-1, 0) left) and where (window coordinates): each moved so in one
+        of the ``AFTER`` ticks after it, where nothing changed in the tick before (a ship a key slides, a
+        paddle; not a meteor that was flying anyway). None when too few ticks around it were seen (three before,
+        one after)."""
+        ticks = list(self.ticks)
+        first_after = next((i for i, tick in enumerate(ticks) if tick.time >= at), None)
+        if first_after is None or first_after < 3:
+            return None
+        frames = [tick.frame for tick in ticks]
+        changed = [blob.box for blob in _blobs(_changes(frames[first_after - 2], frames[first_after - 1]))]
+        going: dict[tuple[int, int], list[Box]] = {}
+        for ticks_after, index in enumerate(range(first_after, min(first_after + AFTER, len(ticks))), start=1):
+            for blob, shift in _steps(frames, index):
+                way = _way(shift)
+                swept = _swept(blob.box, shift, ticks_after)  # where it came from since the input
+                if way is not None and not any(_overlap(swept, box) for box in changed):
+                    going.setdefault(way, []).append(self._window_box(blob.box))
+        return going
+
+    def _window_box(self, box: tuple[int, int, int, int]) -> Box:
+        x, y, w, h = box
+        return Box(x * self.scale, y * self.scale, w * self.scale, h * self.scale)
 
     def clear(self) -> None:
         self.ticks.clear()
@@ -258,6 +284,28 @@ def _moves_a_thing(a: np.ndarray, b: np.ndarray) -> bool:
     count, labels = cv2.connectedComponents(joined, connectivity=8)
     sizes = np.bincount(labels[changed], minlength=count)[1:]
     return int(sizes[sizes > SPECK_PIXELS].sum()) >= SPRITE_PIXELS
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two boxes (x, y, width, height) meet, ``JOIN`` pixels around each counted."""
+    return (a[0] - JOIN < b[0] + b[2] and b[0] - JOIN < a[0] + a[2]
+            and a[1] - JOIN < b[1] + b[3] and b[1] - JOIN < a[1] + a[3])
+
+
+def _swept(box: tuple[int, int, int, int], shift: tuple[int, int], ticks: int) -> tuple[int, int, int, int]:
+    """A thing's box stretched back over the way it came in so many ticks at this shift a tick."""
+    x, y, w, h = box
+    dx, dy = shift[0] * ticks, shift[1] * ticks
+    return min(x, x - dx), min(y, y - dy), w + abs(dx), h + abs(dy)
+
+
+def _way(shift: tuple[int, int]) -> tuple[int, int] | None:
+    """The way a thing's shift in a tick went along one axis (far enough along it, no farther across); None for
+    a shift too small or aslant."""
+    (x, y), size = shift, max(abs(shift[0]), abs(shift[1]))
+    if size < WAY_SHIFT or abs(x) == abs(y):
+        return None
+    return ((1 if x > 0 else -1), 0) if abs(x) > abs(y) else (0, (1 if y > 0 else -1))
 
 
 def _changes(a: np.ndarray, b: np.ndarray) -> np.ndarray:

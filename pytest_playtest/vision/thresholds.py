@@ -18,6 +18,9 @@ JOIN = 3
 MIN_BLOB = 4
 #: [px, scaled] how far a blob may move in one tick and still be the same thing
 MAX_STEP = 48
+#: [px, scaled] a thing moved a way in a tick when it went at least this far along it, and no farther across (a
+#: ship a key slides goes a few pixels a frame; a meteor falling aslant goes across)
+WAY_SHIFT = 2
 #: [px] a moved thing's box is widened by this beyond how far it moved when it is moved on
 SLACK = 2
 #: [px] windows wider than this are looked at every second pixel
