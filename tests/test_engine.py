@@ -80,6 +80,13 @@ def test_sleeping_hang_is_a_freeze(play: Play) -> None:
     assert "not reading its input" in verdict.first("freeze").message
 
 
+def test_a_game_that_sleeps_three_seconds_on_purpose_and_plays_on_is_no_freeze(play: Play) -> None:
+    """After the first key the game waits 3 s (a menu's ``pygame.time.wait(3000)``), deaf and idle, and goes on:
+    a sleep that ends is given its time; a loop spinning the CPU is frozen after ``freeze_after``."""
+    verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "nap"], max_steps=30).verdict
+    assert verdict.passed, verdict.summary()
+
+
 def test_crash_on_a_key_is_a_crash(play: Play) -> None:
     verdict = play(app=[sys.executable, PYGAME_TOY, "--on-key", "crash"]).verdict
     assert verdict.kinds() == ["crash"], verdict.summary()

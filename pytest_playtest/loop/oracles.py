@@ -20,7 +20,7 @@ from ..runtime.tracebacks import has_traceback, last_exception_line, located, sp
 from ..verdict import Finding, Location
 from .expectations import ExpectationTracker
 from .spec import OracleSettings
-from .thresholds import MAX_RETRIES, SAME_TARGET
+from .thresholds import IDLE_FREEZE, MAX_RETRIES, SAME_TARGET
 from .web import PageWatch
 
 if TYPE_CHECKING:
@@ -272,7 +272,9 @@ class Oracles:
                 f"{where}:{stuck.frame.line} for {now - last.at:.1f}s")
 
     def check_freeze(self, step: int, now: float) -> bool:
-        """An animating app that stopped drawing while its process spins or is stopped is frozen.
+        """An animating app that stopped drawing and reading its input while its process spins is frozen, one
+        that idles meanwhile once it stayed so ``IDLE_FREEZE`` times as long (a game may sleep a few seconds on
+        purpose; a deadlock never wakes), a stopped one at once.
 
         An animation that stops while the process idles is a static screen (a pause, a game-over
         screen), not a freeze. A web page is asked directly: its main thread must run a script in time.
@@ -282,9 +284,10 @@ class Oracles:
             if freeze is not None:
                 self.findings.append(freeze)
                 return True
-        if not self.animating or now - self._last_change < self.settings.freeze_after:
+        still = now - self._last_change
+        if not self.animating or still < self.settings.freeze_after:
             return False
-        why = self._not_handling_input()
+        why = self._not_handling_input(busy=still < IDLE_FREEZE * self.settings.freeze_after)
         if why is None:
             return False
         self._add_freeze(step, f"the app was animating; its window has not changed for "
@@ -301,7 +304,8 @@ class Oracles:
         the last ``probe_inputs`` inputs changed nothing (the freeze oracle, asked first, found it reading them)."""
         return (self.animating and self._moved_steadily(now) and not self.frozen
                 and now - self._last_change >= self.settings.stall_after
-                and len(self._no_effect_run) >= self.settings.probe_inputs)
+                and len(self._no_effect_run) >= self.settings.probe_inputs
+                and self._not_handling_input() is None)  # (one deaf and idle may be asleep: a freeze, or waking)
 
     def _moved_steadily(self, now: float) -> bool:
         """Whether the app moved by itself like a game does (changes seen without input at ``steady_rate`` a

@@ -58,6 +58,13 @@ ANIMATION_PAINT = 0.035
 #: the last input's aftermath, not the app moving by itself)
 POINTER_REACH = 64
 
+# -- freezes (oracles.py) ------------------------------------------------------------------------------------------
+#: [factor] of ``freeze_after`` an animating app that stopped drawing and reading its input while it idles on the CPU
+#: must stay so before it is frozen (a deadlock, a sleep that never ends); one that spins the CPU meanwhile (an
+#: endless loop) is frozen after ``freeze_after``. A game may sleep on purpose a few seconds (a menu's
+#: ``pygame.time.wait(3000)`` before the game starts was called a freeze)
+IDLE_FREEZE = 3.0
+
 # -- suspect controls (oracles.py, retries.py, controls.py) -------------------------------------------------------
 #: [tries] of a suspect click target after which the loop stops retrying it by itself
 MAX_RETRIES = 8
