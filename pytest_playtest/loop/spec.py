@@ -37,7 +37,8 @@ class OracleSettings:
 
     #: an app counts as animating after this many frame changes observed with no input involved
     animating_changes: int = 3
-    #: an animating app whose window stays identical this long (seconds) while busy or stopped is frozen
+    #: an animating app whose window stays identical this long (seconds) while it spins the CPU or is stopped, not
+    #: reading its input, is frozen (``IDLE_FREEZE`` times as long while it idles: a game may sleep on purpose)
     freeze_after: float = 2.0
     #: an idle app is frozen when this many inputs in a row had no effect, inputs of those kinds had
     #: an effect before, and the process is busy or stopped
