@@ -352,7 +352,7 @@ def test_tk_app_streams_its_lines_and_saves_them_when_blocked_in_its_event_loop(
     assert "tk_toy.py" in stream.lines() and 17 not in stream.lines()["tk_toy.py"]  # increment() not run yet
     Executor(display, app).perform(Action.click(150, 105))  # the Increment button
     clicked = time.monotonic()
-    assert stream.wait_for_new(0.5, since=mark) > 0, "the click's handler lines arrived within 0.5 s"
+    assert stream.wait_for_new(10, since=mark) > 0, "the click's handler lines arrived"
     print(f"\nTk click → new lines: {1000 * (stream.last_change - clicked):.1f} ms")
     assert {17, 19, 23} <= stream.lines()["tk_toy.py"]  # the test, the step, the label's update
     assert app.wait_for_output("tk toy ready", timeout=1)
@@ -374,7 +374,7 @@ def test_pygame_app_streams_its_lines_and_saves_them_on_quit_after_sigterm(
     assert mark > 0
     Executor(display, app).perform(Action.press("right"))
     pressed = time.monotonic()
-    assert stream.wait_for_new(0.5, since=mark) > 0, "the key handler's lines arrived within 0.5 s"
+    assert stream.wait_for_new(10, since=mark) > 0, "the key handler's lines arrived"
     print(f"\npygame key → new lines: {1000 * (stream.last_change - pressed):.1f} ms")
     time.sleep(0.2)
     started = time.monotonic()

@@ -30,6 +30,7 @@ import pytest
 
 from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, setting
 from ..errors import PlaytestBenchmarkWarning, SandboxError, ShardError, SpliceError
+from ..loop.thresholds import STARTUP_TIMEOUT
 from ..report.terminal import explain
 from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
 PROPERTY = "playtest_benchmark"
 #: What an xdist worker tells the controller about its collection (in ``workeroutput``): the suites and the deal.
 COLLECTED = "playtest_benchmark_collected"
-#: The LLM tester's tokens a play stage reports (the verdict's tokens, prompt_tokens and cached_tokens).
-EXEC_WINDOW_TIMEOUT = 5.0
 # After the window shows, watch a little longer: many startup crashes happen on the first frame.
 EXEC_SETTLE = 1.0
 UNIT_TEST_TIMEOUT = 60.0
@@ -537,7 +536,7 @@ class StageItem(pytest.Item):
             pytest.skip("benchmark stages need --playtest")
         page = task_web_target(self.task.run, repo)
         if page is not None:
-            problems = page_problems(page, runtime.display(), window_timeout=EXEC_WINDOW_TIMEOUT, settle=EXEC_SETTLE)
+            problems = page_problems(page, runtime.display(), window_timeout=STARTUP_TIMEOUT, settle=EXEC_SETTLE)
             if problems:
                 raise StageFailed(f"the page does not load and keep running ({EXEC_SETTLE:g}s without input):\n"
                                   + "\n".join(problems))
@@ -549,7 +548,7 @@ class StageItem(pytest.Item):
         app = App(resolve_argv(self.task.run, sys.executable), runtime.display(), cwd=repo, sandbox=box)
         try:
             app.start()
-            shown = app.wait_for_window(timeout=EXEC_WINDOW_TIMEOUT)
+            shown = app.wait_for_window(timeout=STARTUP_TIMEOUT)
             if shown:
                 runtime.warm_up()  # the play stage's OCR loads while this stage only watches the app
                 deadline = time.monotonic() + EXEC_SETTLE
@@ -562,7 +561,7 @@ class StageItem(pytest.Item):
             if code is not None and code != 0:
                 raise StageFailed(f"the app exited with code {code}:\n{_tail(output)}")
             if not shown and code is None:
-                raise StageFailed(f"no window within {EXEC_WINDOW_TIMEOUT:g}s:\n{_tail(output)}")
+                raise StageFailed(f"no window within {STARTUP_TIMEOUT:g}s:\n{_tail(output)}")
         except AppError as exc:
             raise StageFailed(f"cannot launch {self.task.run}: {exc}") from None
         finally:
