@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from pytest_playtest.loop.spec import OracleSettings
 from pytest_playtest.runtime.app import App, scrubbed_environment
 from pytest_playtest.runtime.display import Display
 from pytest_playtest.runtime.executor import Executor
+from pytest_playtest.runtime.scratch import OWNER_FILE, scratch_dir
 from pytest_playtest.runtime.screen import Screen, difference
 from pytest_playtest.trajectory import Step
 from pytest_playtest.vision import Vision
@@ -312,6 +315,12 @@ def test_kill_9_of_a_run_leaves_nothing(pytester: pytest.Pytester, tmp_path: Pat
         proc.kill()
         proc.wait()
     assert wait_gone(list(pids.values()), timeout=10) == [], pids
+    # a killed run cannot remove its display's folder; the next run to make one removes it
+    left = [folder for folder in Path(tempfile.gettempdir()).glob("playtest-display-*")
+            if (folder / OWNER_FILE).is_file() and (folder / OWNER_FILE).read_text() == str(proc.pid)]
+    assert left, "the killed run's display folder names its owner"
+    shutil.rmtree(scratch_dir("playtest-display-"))
+    assert not any(folder.exists() for folder in left)
 
 
 def test_a_python_app_draws_the_same_random_numbers_on_every_launch_of_a_seed(display: Display, launch) -> None:

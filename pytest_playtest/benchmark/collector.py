@@ -18,7 +18,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Generator, Iterator, Sequence
@@ -32,6 +31,7 @@ from ..config import BENCHMARK_PLUGIN, METRICS_KEY, RUNTIME_KEY, VERDICTS_KEY, s
 from ..errors import PlaytestBenchmarkWarning, SandboxError, ShardError, SpliceError
 from ..loop.thresholds import STARTUP_TIMEOUT
 from ..report.terminal import explain
+from ..runtime.scratch import scratch_dir
 from ..runtime.tracebacks import has_traceback
 from .boxing import boxed, sample_mode, sample_sandbox
 from .costs import read_store, sample_of, stored_seconds, task_costs
@@ -163,7 +163,7 @@ class BenchmarkPlugin:
 
     def workdir(self) -> Path:
         if self._tmp is None:
-            self._tmp = Path(tempfile.mkdtemp(prefix="playtest-bench-"))
+            self._tmp = scratch_dir("playtest-bench-")
         return self._tmp
 
     def sample_dir(self, suite: str, task: Task, sample: Sample) -> Path:

@@ -7,7 +7,6 @@ combines them), and every launch is terminated when the run ends.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 from ..errors import AppError, CoverageError, SandboxError
@@ -16,6 +15,7 @@ from ..runtime.app import App
 from ..runtime.coverage import CoverageSetup, combined_report
 from ..runtime.display import Display
 from ..runtime.sandbox import Sandbox, SandboxPolicy, resolve
+from ..runtime.scratch import scratch_dir
 from ..runtime.stacks import StackDumps
 from ..verdict import CoverageReport
 from ..vision import Vision
@@ -123,7 +123,7 @@ class Launcher:
             self._artifacts.mkdir(parents=True, exist_ok=True)
             return self._artifacts
         if self._scratch is None:
-            self._scratch = Path(tempfile.mkdtemp(prefix="playtest-scratch-"))
+            self._scratch = scratch_dir("playtest-scratch-")
         return self._scratch
 
     def stacks_of(self, app: App) -> StackDumps | None:

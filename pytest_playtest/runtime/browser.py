@@ -15,7 +15,6 @@ import fcntl
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from ..errors import AppError, DevToolsError, DevToolsTimeout
 from .app import App
 from .arrivals import InOrder
 from .devtools import DevTools, Event
+from .scratch import scratch_dir
 from .webserver import StaticServer
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ class Browser(App):
         #: whether the page's requests are let through one at a time, in the order it made them (a replay's)
         self.ordered = in_order
         self.size = size or display.size
-        self.profile = Path(tempfile.mkdtemp(prefix="playtest-chromium-"))
+        self.profile = scratch_dir("playtest-chromium-")
         super().__init__([chromium()], display, cwd=self.profile, env=env)
         self.server: StaticServer | None = None
         self.devtools: DevTools | None = None

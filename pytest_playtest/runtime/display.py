@@ -15,7 +15,6 @@ import select
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DisplayError, XvfbMissing
 from ..geometry import DEFAULT_SIZE
+from .scratch import scratch_dir
 
 if TYPE_CHECKING:
     from .xinput import XInput
@@ -119,7 +119,7 @@ class Display:
         self.size = size
         self.existing = existing
         self._xvfb: XvfbProcess | None = None
-        self._workdir: tempfile.TemporaryDirectory[str] | None = None
+        self._workdir: Path | None = None
         self._environ: dict[str, str] = {}
         self._xlib: Any = None
         self._input: XInput | None = None
@@ -153,8 +153,8 @@ class Display:
                     self._environ["XAUTHORITY"] = os.environ["XAUTHORITY"]
                 self.xlib()  # fail now, clearly, if the server is not there
                 return
-            self._workdir = tempfile.TemporaryDirectory(prefix="playtest-display-")
-            log = Path(self._workdir.name) / "xvfb.log"
+            self._workdir = scratch_dir("playtest-display-")
+            log = self._workdir / "xvfb.log"
             for attempt in range(1, START_ATTEMPTS + 1):
                 try:
                     self._xvfb = XvfbProcess(self.size, log)
@@ -188,7 +188,7 @@ class Display:
 
     def _cleanup_workdir(self) -> None:
         if self._workdir is not None:
-            self._workdir.cleanup()
+            shutil.rmtree(self._workdir, ignore_errors=True)
             self._workdir = None
 
     # -- what clients of the display need -------------------------------------------------------
