@@ -240,6 +240,16 @@ def test_a_disabled_button_is_not_unresponsive(play: Play) -> None:
     assert verdict.passed, verdict.summary()
 
 
+@pytest.mark.parametrize(("flags", "kinds"), [([], []), (["--dead-add"], ["unresponsive"])])
+def test_a_readout_drawn_like_a_button_is_no_dead_button(flags: list[str], kinds: list[str], play: Play) -> None:
+    """The tally's buttons light up under the pointer; its status line, a tinted box with a caption the buttons
+    change, does not, and is no control. A dead Add still lights up and is still found."""
+    verdict = play(app=[sys.executable, str(APPS / "tk_readout.py"), *flags], max_steps=60).verdict
+    assert verdict.kinds() == kinds, verdict.summary()
+    if kinds:
+        assert "on a widget had no visible effect" in verdict.findings[0].message
+
+
 def test_a_blinking_text_cursor_does_not_make_a_form_animated_nor_a_button_dead(play: Play) -> None:
     """The field has the focus throughout and its cursor blinks; a right click pops up a menu."""
     verdict = play(app=[sys.executable, str(APPS / "tk_form.py")], max_steps=80).verdict

@@ -30,6 +30,7 @@ class Probe:
         self.credit, self.deadline = credit, deadline
         self.pointer: tuple[int, int] | None = None  # where the pointer rests, in window coordinates
         self.lights_buttons = False  # whether the app was seen to highlight a button the pointer rests on
+        self.lit: list[Box] = []  # what lit up where the pointer came to rest (a hover highlight), seen so far
 
     def changed_by_itself(self, before: np.ndarray, after: np.ndarray) -> bool:
         """Whether the window changed with no input of ours in between. A change around the resting pointer
@@ -80,10 +81,20 @@ class Probe:
         return [w for w in self.surface.known_widgets(key) if w.kind == "button"]
 
     def _on_button(self, action: Action, frame: np.ndarray, key: str) -> bool:
-        """Whether the action is a click that landed on a button (``Surface.on_button``)."""
+        """Whether the action is a click that landed on a button (``Surface.on_button``) that may be live."""
         if action.target is None or action.kind not in ("click", "double_click"):
             return False
-        return self.surface.on_button(action.target, frame, key)
+        return self.surface.on_button(action.target, frame, key) and self._may_be_live(action.target, key)
+
+    def _may_be_live(self, target: tuple[int, int], key: str) -> bool:
+        """Whether the button-like thing at ``target`` may be a live control. Where an app lights what the
+        pointer rests on (a toolkit's buttons light up, whatever their command does), a button-like thing that
+        never lit when the pointer rested on it is no live control but a look-alike: a label drawn in a box (a
+        status line, a readout), a button its app disabled."""
+        if not self.lit or self.surface.knows_its_buttons:
+            return True
+        button = self._button_at(key, target)
+        return button is None or any(button.box.intersection(box).area for box in self.lit)
 
     def button_left(self, action: Action, key: str) -> Widget | None:
         """The button the pointer rests on and is about to leave for the action's target, if any (known
@@ -118,6 +129,8 @@ class Probe:
             return frame, key
         if button is not None and change.box is not None and button.box.intersection(Box(*change.box)).area:
             self.lights_buttons = True
+        if change.box is not None and Box(*change.box).contains(*action.target) and Box(*change.box) not in self.lit:
+            self.lit.append(Box(*change.box))  # (the widget detector may take a button for text: where, not what)
         until_still(screen, self.pacing.hover, limit=self.pacing.settle)
         return screen.last, screen.last_hash
 

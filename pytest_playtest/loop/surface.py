@@ -40,6 +40,8 @@ class Surface(ABC):
     measures_coverage = True
     #: whether the loop answers the dialogs the app opens (a web page's are the browser's, answered over DevTools)
     own_dialogs = True
+    #: whether what looks like a button is known to be one (a page's DOM says so; pixels only suggest it)
+    knows_its_buttons = False
 
     def __init__(self, vision: Vision) -> None:
         self.vision = vision
@@ -156,6 +158,7 @@ class WebSurface(Surface):
 
     measures_coverage = False
     own_dialogs = False
+    knows_its_buttons = True
 
     def __init__(self, vision: Vision, target: WebTarget) -> None:
         super().__init__(vision)
