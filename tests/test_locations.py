@@ -260,6 +260,9 @@ def test_the_one_slip_in_the_code_comes_before_the_handler(tmp_path: Path) -> No
     location = Locator(tmp_path, vocabulary).handled("key left", "key right")
     assert location is not None and (location.line, location.how) == (16, "slip"), location
     assert "'root.focus_set' is read and dropped" in location.detail and "handles it: game.py:" in location.detail
+    (tmp_path / "beside.py").write_text("import sys\n\nsys.argv == []\n")  # in the folder, never imported
+    beside = Locator(tmp_path, scan_app(str(tmp_path / "game.py"), tmp_path)).handled("key left", "key right")
+    assert beside is not None and (beside.file, beside.line, beside.how) == ("game.py", 16, "slip"), beside
     (tmp_path / "more.py").write_text("import game\n\ngame.x == 1\n")  # two slips: neither is the place
     twice = Locator(tmp_path, Vocabulary(sources=("game.py", "more.py"), handlers=vocabulary.handlers))
     location = twice.handled("key left", "key right")

@@ -62,12 +62,14 @@ class Slip:
     why: str
 
 
-def slips(root: Path, preferred: Sequence[str] = ()) -> list[Slip]:
+def slips(root: Path, own: Sequence[str] = ()) -> list[Slip]:
     """The slips in the app's own files (Python modules, scripts and pages' inline scripts), within the budget
-    of the producers' search."""
+    of the producers' search: the files ``own`` names (relative to ``root``: the ones the app imports or loads)
+    when it names any, else the folder's (a file beside the app that it never imports is not its code)."""
     found: list[Slip] = []
-    for path in source_files(root, preferred):
-        if _a_test(path.relative_to(root) if path.is_relative_to(root) else path):
+    mine = {root / name for name in own}
+    for path in source_files(root, own):
+        if (mine and path not in mine) or _a_test(path.relative_to(root) if path.is_relative_to(root) else path):
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
