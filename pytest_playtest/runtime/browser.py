@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from ..errors import AppError, DevToolsError, DevToolsTimeout
 from .app import App
 from .arrivals import InOrder
-from .devtools import DevTools, Event
+from .devtools import DEFAULT_TIMEOUT, DevTools, Event
 from .scratch import scratch_dir
 from .webserver import StaticServer
 
@@ -50,8 +50,9 @@ WEB_SUFFIXES = (".html", ".htm")
 #: The page a web app's folder opens with.
 WEB_INDEX = "index.html"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-#: How long the browser may take to offer the page to the protocol after launch (seconds).
-PAGE_TARGET_TIMEOUT = 15.0
+#: How long the browser may take to answer the protocol and offer the page after launch (seconds): a cold start
+#: beside three other browsers on a loaded 2-core machine left the first command unanswered for over 10 s.
+PAGE_TARGET_TIMEOUT = 30.0
 #: How long the loop waits for a shown page to finish loading before it looks at it anyway (seconds).
 PAGE_LOAD_TIMEOUT = 5.0
 #: True once the app's page (not the blank one the window opens with) has loaded its styles and scripts.
@@ -194,7 +195,8 @@ class Browser(App):
         page = None
         try:
             while page is None:
-                targets = self.devtools.call("Target.getTargets")["targetInfos"]
+                left = max(deadline - time.monotonic(), DEFAULT_TIMEOUT)
+                targets = self.devtools.call("Target.getTargets", timeout=left)["targetInfos"]
                 page = next((t for t in targets if t.get("type") == "page"), None)
                 if page is None:
                     if time.monotonic() > deadline:
