@@ -127,10 +127,11 @@ class Probe:
         change = screen.wait_for_change(frame, timeout=wait, interval=QUICK_POLL, compare=screen.effect)
         if not change:
             return frame, key
-        if button is not None and change.box is not None and button.box.intersection(Box(*change.box)).area:
+        changed = Box(*change.box) if change.box is not None else None
+        if button is not None and changed is not None and button.box.intersection(changed).area:
             self.lights_buttons = True
-        if change.box is not None and Box(*change.box).contains(*action.target) and Box(*change.box) not in self.lit:
-            self.lit.append(Box(*change.box))  # (the widget detector may take a button for text: where, not what)
+        if changed is not None and changed.contains(*action.target) and changed not in self.lit:
+            self.lit.append(changed)  # (the widget detector may take a button for text: where, not what)
         until_still(screen, self.pacing.hover, limit=self.pacing.settle)
         return screen.last, screen.last_hash
 
