@@ -161,6 +161,44 @@ def test_in_a_game_that_plays_sound_a_movement_key_whose_opposite_worked_is_judg
     assert [f.message.split(" never")[0] for f in controls.findings()] == ["key left"]
 
 
+def _falling_blocks(*, rotate_works: bool) -> DeadControls:
+    """A falling-blocks game: its field changes by itself in half the beats watched (a piece falls, lands, the
+    next one appears); Up and W rotate the piece (one comparison in the code), Q rotates it back, Space drops it
+    only now and then (say, once the piece is clear of the stack). Up and W are tried 11 times each: too seldom
+    to judge either alone."""
+    blocks = Vocabulary(keys=("left", "right", "down", "up", "w", "q", "space"), sound=True, sources=("blocks.py",),
+                        handlers=(("key left", "blocks.py", 10), ("key right", "blocks.py", 12),
+                                  ("key down", "blocks.py", 14), ("key up", "blocks.py", 16),
+                                  ("key w", "blocks.py", 16), ("key q", "blocks.py", 18),
+                                  ("key space", "blocks.py", 20)))
+    controls = DeadControls(blocks)
+    for beat in range(24):
+        controls.observe_baseline(effect=beat % 2 == 0)
+    for key in ("left", "right", "down", "q"):
+        tried(controls, Action.press(key), effect=True, moving=True, times=16)
+        tried(controls, Action.press(key), effect=False, moving=True, times=3)
+    tried(controls, Action.press("space"), effect=True, moving=True, times=9)
+    tried(controls, Action.press("space"), effect=False, moving=True, times=9)
+    for key in ("up", "w"):
+        tried(controls, Action.press(key), effect=rotate_works, moving=True, times=9)
+        tried(controls, Action.press(key), effect=not rotate_works, moving=True, times=2)
+    return controls
+
+
+@pytest.mark.parametrize("rotate_works", [False, True])
+def test_a_rotate_key_and_its_alias_that_hardly_work_on_a_busy_field_are_dead_together(rotate_works: bool) -> None:
+    """The field is too busy to measure chance by, yet every other key visibly does something far more often:
+    Up and W, handled together, are one action judged as one; Space, which works only half as often as the
+    others by design, is no dead key."""
+    findings = _falling_blocks(rotate_works=rotate_works).findings()
+    if rotate_works:
+        assert findings == []
+        return
+    (finding,) = findings
+    assert finding.message.startswith("key up (and key w, handled with it) never had an effect while the app's "
+                                      "other keys did (73 of 94 tries): tried 22 times")
+
+
 def test_a_dead_right_click_among_left_clicks_that_work_on_a_moving_board() -> None:
     """A minesweeper with a ticking clock: its left clicks reveal tiles, its right click never flags one."""
     board = Vocabulary(buttons=("left", "right"), sources=("minesweeper.py",))

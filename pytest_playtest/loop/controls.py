@@ -13,7 +13,10 @@ so it is judged once, at the end:
   itself, one key whose effects were no more than chance while the app's other keys clearly beat it (a
   paddle's Down that never moves it while Up does) — not in a typing game, where a letter matters only while
   it is shown; in an app that plays sound, where a key may only mute it, only a movement key whose opposite
-  worked (a ship's Left while Right moves it: a mute key has no opposite). A letter the code binds only in
+  worked (a ship's Left while Right moves it: a mute key has no opposite). Where the app's own motion is too
+  busy to measure chance by (falling blocks, meteors), one key is still dead when it hardly ever did anything
+  while every other key visibly did, far more often; keys the code handles at the very same places (``K_UP or
+  K_w``) are one action, judged together too. A letter the code binds only in
   upper case is also pressed as a player presses it, without Shift (``Vocabulary.unshifted``): judged so on an
   app that moves by itself, never on a still one, where Shift+G may be meant;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
@@ -42,6 +45,7 @@ from dataclasses import dataclass, field
 
 from ..geometry import Box
 from ..keys import DIRECTION, OPPOSITE, SPELLING_OF, VECTOR, along
+from ..policies.thresholds import STRAY_EFFECTS, SUSPECT_RATIO
 from ..source import Vocabulary
 from ..trajectory import Step
 from ..verdict import Finding, Location
@@ -316,22 +320,52 @@ class DeadControls:
 
     def _one_of_kind(self, siblings: dict[str, ControlRecord], judged: list[str], locate: Locate) -> list[Finding]:
         """Of inputs of one kind (keys; mouse buttons), each ``judged`` that was no better than chance while the
-        others beat it, clearly."""
-        found = []
-        for name in judged:
-            record = siblings[name]
-            if self._acts_only_sometimes(name) or self._worked_still(name):
+        others beat it, clearly; then each group of keys the code handles at the very same places (``K_UP or
+        K_w``: one action under two names), judged as one, when none of its keys was judged dead alone."""
+        found: list[Finding] = []
+        for names in [(name,) for name in judged] + self._aliases(list(siblings), judged):
+            if len(names) > 1 and found:
+                break
+            if any(self._acts_only_sometimes(name) or self._worked_still(name) for name in names):
                 continue
-            others = _pooled(r for other, r in siblings.items() if other != name)
-            if (record.tries < self.settings.kind_tries or not self._dead(record, moving=True)
-                    or others.effects < self.settings.dead_tries or self._dead(others, moving=True)
+            record = _pooled(siblings[name] for name in names)
+            others = _pooled(r for other, r in siblings.items() if other not in names)
+            if (record.tries < self.settings.kind_tries or others.effects < self.settings.dead_tries
+                    or self._dead(others, moving=True) or not self._dead_beside(record, others)
                     or not _trails(record, others, self.settings.dead_separation)):
                 continue
-            kind = "keys" if name.startswith("key ") else "mouse buttons"
+            kind = "keys" if names[0].startswith("key ") else "mouse buttons"
+            named = self._named(names[0]) + (f" (and {', '.join(names[1:])}, handled with it)" * (len(names) > 1))
             found.append(self._kind_finding(
-                f"{self._named(name)} never had an effect while the app's other {kind} did ({others.effects} of "
-                f"{others.tries} tries): tried {record.tries} times", record, locate(name)))
+                f"{named} never had an effect while the app's other {kind} did ({others.effects} of "
+                f"{others.tries} tries): tried {record.tries} times", record, locate(*names)))
         return found
+
+    def _aliases(self, names: list[str], judged: list[str]) -> list[tuple[str, ...]]:
+        """The keys among ``names`` that the code handles at the very same places, by group (two or more) with one
+        ``judged`` at least: a player presses either for the same action, and each alone may have been tried too
+        seldom to judge."""
+        groups: dict[tuple[tuple[str, int], ...], list[str]] = {}
+        for name in names:
+            places = tuple(self.vocabulary.handled_at(name))
+            if name.startswith("key ") and places:
+                groups.setdefault(places, []).append(name)
+        return [tuple(group) for group in groups.values() if len(group) > 1 and set(group) & set(judged)]
+
+    def _dead_beside(self, record: ControlRecord, others: ControlRecord) -> bool:
+        """Whether an input's effects on the app moving by itself are no better than chance; where its own motion
+        is too busy to measure chance by (a field of falling blocks, of meteors), whether they come, a stray one
+        forgiven, less often than ``SUSPECT_RATIO`` of its siblings' rate (the share the tester suspects a key
+        by) and no more often than the app changed so by itself: a person still sees that every other key visibly
+        does something and this one hardly ever does."""
+        if self._dead(record, moving=True):
+            return True
+        base = self.baseline
+        if base.tries < self.settings.chance_beats or self._chance() is not None:
+            return False
+        rate = record.effects / record.tries
+        return (record.effects - STRAY_EFFECTS < SUSPECT_RATIO * others.effects / others.tries * record.tries
+                and rate <= base.effects / base.tries)
 
     def _never_set_going(self, locate: Locate) -> list[Finding]:
         """On an app that moves by itself, a sideways key that (almost) never set anything going its way along
