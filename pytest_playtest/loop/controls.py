@@ -178,7 +178,7 @@ class DeadControls:
     def findings(self, locate: Locate = lambda *names: None) -> list[Finding]:
         """The dead controls of the run, each pointing where ``locate`` says the code handles its input."""
         return (self._single(locate) or self._single_moving(locate) or self._never_set_going(locate)
-                or self._whole_kind(locate))
+                or self._single_moving(locate, busy=True) or self._whole_kind(locate))
 
     def _dead(self, record: ControlRecord, *, moving: bool) -> bool:
         """Whether an input's effects are no more than chance: none on a still app (that plays no sound); on an
@@ -298,17 +298,19 @@ class DeadControls:
                    if other.startswith("key ") and DIRECTION.get(other.removeprefix("key ")) == way]
         return _pooled(undoing) if undoing else NO_RECORD
 
-    def _single_moving(self, locate: Locate) -> list[Finding]:
+    def _single_moving(self, locate: Locate, *, busy: bool = False) -> list[Finding]:
         """On an app that moves by itself, one input no better than chance while its siblings beat it: a key
         among the app's other keys, a mouse button among its other buttons. In an app that plays sound only a
-        movement key whose opposite worked is judged: a key that only mutes has no opposite."""
-        if self.vocabulary.types_characters:
+        movement key whose opposite worked is judged: a key that only mutes has no opposite. ``busy``: judged
+        where the app's own motion is too busy to measure chance by (after what sideways keys set going, which
+        tells more there), by how far it trails its siblings (``_rare_beside``)."""
+        if self.vocabulary.types_characters or (busy and not self._busy()):
             return []
         found = []
         for kind in ("key ", " click"):
             siblings = {name: r for name, r in self.moving.items() if kind in name}
             judged = [name for name in siblings if not self.vocabulary.sound or self._opposite_moved(name, siblings)]
-            found += self._one_of_kind(siblings, judged, locate)
+            found += self._one_of_kind(siblings, judged, locate, busy=busy)
         return found
 
     def _opposite_moved(self, name: str, siblings: dict[str, ControlRecord]) -> bool:
@@ -318,7 +320,8 @@ class DeadControls:
         record = siblings.get(f"key {opposite}") if opposite else None
         return record is not None and record.tries >= self.settings.dead_tries and not self._dead(record, moving=True)
 
-    def _one_of_kind(self, siblings: dict[str, ControlRecord], judged: list[str], locate: Locate) -> list[Finding]:
+    def _one_of_kind(self, siblings: dict[str, ControlRecord], judged: list[str], locate: Locate, *,
+                     busy: bool) -> list[Finding]:
         """Of inputs of one kind (keys; mouse buttons), each ``judged`` that was no better than chance while the
         others beat it, clearly; then each group of keys the code handles at the very same places (``K_UP or
         K_w``: one action under two names), judged as one, when none of its keys was judged dead alone."""
@@ -331,7 +334,8 @@ class DeadControls:
             record = _pooled(siblings[name] for name in names)
             others = _pooled(r for other, r in siblings.items() if other not in names)
             if (record.tries < self.settings.kind_tries or others.effects < self.settings.dead_tries
-                    or self._dead(others, moving=True) or not self._dead_beside(record, others)
+                    or self._dead(others, moving=True)
+                    or not (self._rare_beside(record, others) if busy else self._dead(record, moving=True))
                     or not _trails(record, others, self.settings.dead_separation)):
                 continue
             kind = "keys" if names[0].startswith("key ") else "mouse buttons"
@@ -352,20 +356,18 @@ class DeadControls:
                 groups.setdefault(places, []).append(name)
         return [tuple(group) for group in groups.values() if len(group) > 1 and set(group) & set(judged)]
 
-    def _dead_beside(self, record: ControlRecord, others: ControlRecord) -> bool:
-        """Whether an input's effects on the app moving by itself are no better than chance; where its own motion
-        is too busy to measure chance by (a field of falling blocks, of meteors), whether they come, a stray one
-        forgiven, less often than ``SUSPECT_RATIO`` of its siblings' rate (the share the tester suspects a key
-        by) and no more often than the app changed so by itself: a person still sees that every other key visibly
-        does something and this one hardly ever does."""
-        if self._dead(record, moving=True):
-            return True
+    def _busy(self) -> bool:
+        """Whether the app's own motion, watched long enough, looks like an effect too often to measure chance by."""
+        return self.baseline.tries >= self.settings.chance_beats and self._chance() is None
+
+    def _rare_beside(self, record: ControlRecord, others: ControlRecord) -> bool:
+        """On a busy field, whether an input's effects came, a stray one forgiven, less often than
+        ``SUSPECT_RATIO`` of its siblings' rate (the share the tester suspects a key by) and no more often than the
+        app changed so by itself: a person still sees that every other key visibly does something and this one
+        hardly ever does (falling blocks that land and spawn change the field in half the beats)."""
         base = self.baseline
-        if base.tries < self.settings.chance_beats or self._chance() is not None:
-            return False
-        rate = record.effects / record.tries
         return (record.effects - STRAY_EFFECTS < SUSPECT_RATIO * others.effects / others.tries * record.tries
-                and rate <= base.effects / base.tries)
+                and record.effects / record.tries <= base.effects / base.tries)
 
     def _never_set_going(self, locate: Locate) -> list[Finding]:
         """On an app that moves by itself, a sideways key that (almost) never set anything going its way along
