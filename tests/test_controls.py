@@ -425,10 +425,10 @@ def busy(controls: DeadControls, *, alone: list[Box] | None = None) -> DeadContr
     return waits(controls, alone or [meteor(n) for n in range(10)])
 
 
-def waits(controls: DeadControls, things: list[Box]) -> DeadControls:
-    """30 steps that give no sideways key (waits), in each of the first of which one of ``things`` set off
+def waits(controls: DeadControls, things: list[Box], *, beats: int = 30) -> DeadControls:
+    """``beats`` steps that give no sideways key (waits), in each of the first of which one of ``things`` set off
     sideways by itself."""
-    for n in range(30):
+    for n in range(beats):
         wait = Step(index=n + 1, action=Action.wait(0.2), before_hash=f"field {n}", window=WINDOW)
         going = [things[n]] if n < len(things) else []
         controls.observe(wait, judged=False, moving=True, set_going={(-1, 0): going, (1, 0): going})
@@ -444,6 +444,18 @@ def test_a_sideways_key_that_sets_nothing_going_where_its_opposite_slides_the_sh
     assert [f.message for f in controls.findings()] == [
         "key left set nothing going left along the row where key right set a thing going right (y 372): 0 of 90 "
         "tries did, while key right did so 20 of 80 times"]
+
+
+def test_what_a_sideways_key_never_sets_going_the_other_way_tells_what_sets_off_so_by_itself() -> None:
+    """A player who keeps steering among meteors leaves few steps without a sideways key (10 of 200): that
+    nothing set off right along the ship's row by itself is told by Left's tries as well as by the waits."""
+    controls = DeadControls(ARROWS)
+    for _ in range(12):
+        controls.observe_baseline(effect=True)
+    waits(controls, [], beats=10)
+    given(controls, "right", going=16, of=90, stray=10)
+    given(controls, "left", going=0, of=100, stray=20)
+    assert [f.message.split(" along")[0] for f in controls.findings()] == ["key left set nothing going left"]
 
 
 @pytest.mark.parametrize(("left", "right", "keys"), [

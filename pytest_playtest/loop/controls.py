@@ -113,7 +113,7 @@ class DeadControls:
     #: the sideways keys given to the app moving by itself: each try (its step) and where it set things going its
     #: way
     going: dict[str, list[tuple[int, list[Box]]]] = field(default_factory=dict)
-    #: ... and, by way, where things started going so in each of the other steps
+    #: ... and, by way, where things started going so in each step but that way's key's
     going_alone: dict[str, list[list[Box]]] = field(default_factory=dict)
 
     def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True,
@@ -158,14 +158,16 @@ class DeadControls:
         record.steps.append(step.index)
 
     def _count_going(self, name: str | None, step: Step, set_going: dict[tuple[int, int], list[Box]]) -> None:
-        """A sideways key's try: where it set things going its way; any other step (a wait, another key): where
-        things started going left and right by themselves meanwhile."""
+        """A sideways key's try: where it set things going its way; for each way, any step but that way's key's
+        (a wait, another key, the key of the other way: Left sets nothing going right): where things started
+        going so by themselves meanwhile."""
         key = step.action.key or ""
-        if name is not None and step.action.kind in ("press", "hold") and DIRECTION.get(key) in SIDEWAYS:
-            self.going.setdefault(name, []).append((step.index, set_going.get(VECTOR[DIRECTION[key]], [])))
-            return
-        for way in SIDEWAYS:
-            self.going_alone.setdefault(way, []).append(set_going.get(VECTOR[way], []))
+        way = DIRECTION.get(key) if step.action.kind in ("press", "hold") else None
+        if name is not None and way in SIDEWAYS:
+            self.going.setdefault(name, []).append((step.index, set_going.get(VECTOR[way], [])))
+        for other in SIDEWAYS:
+            if other != way:
+                self.going_alone.setdefault(other, []).append(set_going.get(VECTOR[other], []))
 
     def observe_baseline(self, effect: bool, where: Box | None = None) -> None:
         """One beat watched without input on an app that moves by itself: did its motion look like an effect,
