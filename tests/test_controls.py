@@ -443,7 +443,18 @@ def test_a_sideways_key_that_sets_nothing_going_where_its_opposite_slides_the_sh
     given(controls, "left", going=0, of=90, stray=20)
     assert [f.message for f in controls.findings()] == [
         "key left set nothing going left along the row where key right set a thing going right (y 372): 0 of 90 "
-        "tries did, while key right did so 20 of 80 times"]
+        "tries did where the way back was open, while key right did so 20 of 80 times"]
+
+
+def test_a_sideways_key_is_judged_where_the_way_back_was_open_not_where_its_own_slides_pinned_the_ship() -> None:
+    """A player who holds Right more often than Left keeps the ship pinned at the right edge: Right set it going
+    only 12 of 100 times, Left 20 of 48. Right's tries right after Left slid the ship, where it surely had room,
+    all slid it."""
+    controls = busy(DeadControls(ARROWS))
+    for _ in range(4):
+        given(controls, "right", going=3, of=25)
+        given(controls, "left", going=5, of=12)
+    assert controls.findings() == []
 
 
 def test_what_a_sideways_key_never_sets_going_the_other_way_tells_what_sets_off_so_by_itself() -> None:

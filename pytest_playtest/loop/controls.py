@@ -86,6 +86,21 @@ class ControlRecord:
 NO_RECORD = ControlRecord()
 
 
+@dataclass(frozen=True)
+class Sideways:
+    """One step given to an app moving by itself, as the sideways rule sees it: the sideways key it gave (None:
+    a wait, another input) and, by way (left, right), where things that stood still set off so right after."""
+
+    launch: int
+    index: int
+    name: str | None
+    started: dict[str, list[Box]]
+
+    @property
+    def way(self) -> str | None:
+        return DIRECTION[self.name.removeprefix("key ")] if self.name else None
+
+
 @dataclass
 class DeadControls:
     """Follows the app's own inputs (from its vocabulary) through the run; ``findings()`` at the end.
@@ -110,11 +125,8 @@ class DeadControls:
     baseline: ControlRecord = field(default_factory=ControlRecord)
     #: where those beats' own changes that looked like an effect were
     own_changes: list[Box] = field(default_factory=list)
-    #: the sideways keys given to the app moving by itself: each try (its step) and where it set things going its
-    #: way
-    going: dict[str, list[tuple[int, list[Box]]]] = field(default_factory=dict)
-    #: ... and, by way, where things started going so in each step but that way's key's
-    going_alone: dict[str, list[list[Box]]] = field(default_factory=dict)
+    #: the steps given to the app moving by itself, in order, as what they set going sideways
+    sideways: list[Sideways] = field(default_factory=list)
 
     def observe(self, step: Step, *, judged: bool, moving: bool, handled: bool = True,
                 set_going: dict[tuple[int, int], list[Box]] | None = None) -> None:
@@ -158,16 +170,11 @@ class DeadControls:
         record.steps.append(step.index)
 
     def _count_going(self, name: str | None, step: Step, set_going: dict[tuple[int, int], list[Box]]) -> None:
-        """A sideways key's try: where it set things going its way; for each way, any step but that way's key's
-        (a wait, another key, the key of the other way: Left sets nothing going right): where things started
-        going so by themselves meanwhile."""
+        """A step's sideways record: the sideways key it gave, if any, and where things set off either way."""
         key = step.action.key or ""
-        way = DIRECTION.get(key) if step.action.kind in ("press", "hold") else None
-        if name is not None and way in SIDEWAYS:
-            self.going.setdefault(name, []).append((step.index, set_going.get(VECTOR[way], [])))
-        for other in SIDEWAYS:
-            if other != way:
-                self.going_alone.setdefault(other, []).append(set_going.get(VECTOR[other], []))
+        sideways = name is not None and step.action.kind in ("press", "hold") and DIRECTION.get(key) in SIDEWAYS
+        self.sideways.append(Sideways(step.launch, step.index, name if sideways else None,
+                                      {way: set_going.get(VECTOR[way], []) for way in SIDEWAYS}))
 
     def observe_baseline(self, effect: bool, where: Box | None = None) -> None:
         """One beat watched without input on an app that moves by itself: did its motion look like an effect,
@@ -378,33 +385,49 @@ class DeadControls:
         (a field of meteors hides any key's other effects, and sets something going somewhere now and then by
         itself), and when the ship, slid one way only, is pinned at the edge and the working key too stops
         moving it. Left and Right only: a game's two sides mirror each other, while up and down seldom do (Up
-        jumps or rotates a piece, Down drops it or does nothing off a ladder). A key whose other effects are
-        seen to beat chance is left out too."""
+        jumps or rotates a piece, Down drops it or does nothing off a ladder). The key is judged on its tries
+        where the way back was open: the last thing set going along the row had gone the other way (a ship slid
+        right has room on its left, while one its own key pinned at the edge has none). A key whose other effects
+        are seen to beat chance is left out too."""
         found, settings = [], self.settings
-        for name, tries in self.going.items():
+        for name in dict.fromkeys(step.name for step in self.sideways if step.name):
             key = name.removeprefix("key ")
-            back = OPPOSITE[key]
-            others = self.going.get(f"key {back}", [])
-            alone = self.going_alone.get(DIRECTION[back], [])
-            row = _busiest_row([boxes for _, boxes in others])
-            if (row is None or len(tries) < settings.kind_tries or len(others) < settings.dead_tries
-                    or len(alone) < settings.chance_beats or self._acts_only_sometimes(name)
-                    or self._beats_chance(name)):
+            way, back = DIRECTION[key], OPPOSITE[key]
+            others = [step.started[DIRECTION[back]] for step in self.sideways if step.name == f"key {back}"]
+            alone = [step.started[DIRECTION[back]] for step in self.sideways if step.way != DIRECTION[back]]
+            row = _busiest_row(others)
+            if (row is None or len(others) < settings.dead_tries or len(alone) < settings.chance_beats
+                    or self._acts_only_sometimes(name) or self._beats_chance(name)):
                 continue
-            mine, theirs = _along_row([boxes for _, boxes in tries], row), _along_row([b for _, b in others], row)
+            tries = self._tried_way_back(name, row)
+            mine, theirs = _along_row([step.started[way] for step in tries], row), _along_row(others, row)
             by_itself = _along_row(alone, row)  # (a row of invaders marching sideways by itself is no ship)
-            if (theirs.effects < settings.dead_tries or mine.effects > RARE_EFFECTS * mine.tries
-                    or not _trails(mine, theirs, settings.dead_separation)
+            if (len(tries) < settings.kind_tries or theirs.effects < settings.dead_tries
+                    or mine.effects > RARE_EFFECTS * mine.tries or not _trails(mine, theirs, settings.dead_separation)
                     or not _trails(by_itself, theirs, settings.dead_separation)):
                 continue
             found.append(Finding(
                 "unresponsive",
-                f"{self._named(name)} set nothing going {DIRECTION[key]} along the row where key {back} set a thing "
-                f"going {DIRECTION[back]} (y {row}): {mine.effects} of {mine.tries} tries did, while key {back} did "
-                f"so {theirs.effects} of {theirs.tries} times",
-                step=tries[-1][0], details="tried at steps " + ", ".join(str(index) for index, _ in tries),
+                f"{self._named(name)} set nothing going {way} along the row where key {back} set a thing going "
+                f"{DIRECTION[back]} (y {row}): {mine.effects} of {mine.tries} tries did where the way back was open, "
+                f"while key {back} did so {theirs.effects} of {theirs.tries} times",
+                step=tries[-1].index, details="tried at steps " + ", ".join(str(step.index) for step in tries),
                 location=locate(name)))
         return found
+
+    def _tried_way_back(self, name: str, row: int) -> list[Sideways]:
+        """A sideways key's tries made where, in the same launch, the last thing set going along ``row`` (one way
+        only) had gone the other way."""
+        way = DIRECTION[name.removeprefix("key ")]
+        last: dict[int, str] = {}
+        tries = []
+        for step in self.sideways:
+            if step.name == name and last.get(step.launch, way) != way:
+                tries.append(step)
+            went = [other for other, boxes in step.started.items() if _spans(boxes, row)]
+            if len(went) == 1:
+                last[step.launch] = went[0]
+        return tries
 
     def _beats_chance(self, name: str) -> bool:
         """Whether an input's effects on the app moving by itself were seen to come more often than chance (its
