@@ -408,11 +408,13 @@ def meteor(n: int) -> Box:
     return Box(100, 10 + (n * 37) % 300, 24, 24)
 
 
-def given(controls: DeadControls, key: str, *, going: int, of: int, stray: int = 0, judged: bool = False) -> None:
-    """A sideways key given ``of`` times to a busy game (its other effects not to be told): ``going`` of the
-    tries set the ship going its way, ``stray`` more set off only a meteor somewhere above."""
+def given(controls: DeadControls, key: str, *, going: int, of: int, stray: int = 0, judged: bool = False,
+          held: bool = False) -> None:
+    """A sideways key given ``of`` times to a busy game (its other effects not to be told), pressed or ``held``:
+    ``going`` of the tries set the ship going its way, ``stray`` more set off only a meteor somewhere above."""
     for n in range(of):
-        taken = Step(index=n + 1, action=Action.press(key), before_hash=f"field {n}", window=WINDOW)
+        action = Action.hold(key, 0.15) if held else Action.press(key)
+        taken = Step(index=n + 1, action=action, before_hash=f"field {n}", window=WINDOW)
         taken.changed = True
         things = [SHIP] if n < going else [meteor(n)] if n < going + stray else []
         controls.observe(taken, judged=judged, moving=True, set_going={VECTOR[DIRECTION[key]]: things})
@@ -443,7 +445,22 @@ def test_a_sideways_key_that_sets_nothing_going_where_its_opposite_slides_the_sh
     given(controls, "left", going=0, of=90, stray=20)
     assert [f.message for f in controls.findings()] == [
         "key left set nothing going left along the row where key right set a thing going right (y 372): 0 of 90 "
-        "tries did where the way back was open, while key right did so 20 of 80 times"]
+        "tries (press) did where the way back was open, while key right did so 20 of 80 times"]
+
+
+def test_a_working_key_is_measured_where_the_ship_had_room_its_way() -> None:
+    """With Left dead, Right slides the ship from the middle to the right edge in 18 tries and then, pinned,
+    never again: 18 of 100 against Left's 0 of 40 is no clear difference. Where the ship stood farther than its
+    own width from the right edge, Right slid it every time."""
+    controls = busy(DeadControls(ARROWS))
+    for n in range(100):
+        taken = Step(index=n + 1, action=Action.press("right"), before_hash=f"field {n}", window=WINDOW)
+        slid = Box(SHIP.x + 10 * n, SHIP.y, SHIP.w + 10, SHIP.h)
+        going = [slid] if slid.right <= WINDOW[0] else []
+        controls.observe(taken, judged=False, moving=True, set_going={VECTOR["right"]: going})
+    given(controls, "left", going=0, of=40)
+    assert [f.message.split(": ")[1] for f in controls.findings()] == [
+        "0 of 40 tries (press) did where the way back was open, while key right did so 13 of 13 times"]
 
 
 def test_a_sideways_key_is_judged_where_the_way_back_was_open_not_where_its_own_slides_pinned_the_ship() -> None:
@@ -455,6 +472,22 @@ def test_a_sideways_key_is_judged_where_the_way_back_was_open_not_where_its_own_
         given(controls, "right", going=3, of=25)
         given(controls, "left", going=5, of=12)
     assert controls.findings() == []
+
+
+@pytest.mark.parametrize(("slides", "found"), [(3, []), (0, [
+    "key right set nothing going right along the row where key left set a thing going left (y 372): 0 of 20 tries "
+    "(hold) did where the way back was open, while key left did so 20 of 25 times"])])
+def test_a_sideways_key_is_judged_against_the_other_keys_tries_of_the_same_kind(slides: int, found: list[str]) -> None:
+    """A game that polls its keys each frame misses most taps: Left held slides the ship, Left tapped does not,
+    and Right is tapped far more often than held. Right's taps, all missed where the way back was open, say
+    nothing; its holds do: they slide the ship as Left's do, or (dead) never."""
+    controls = busy(DeadControls(ARROWS))
+    for _ in range(5):
+        given(controls, "left", going=4, of=5, held=True)
+        given(controls, "right", going=0, of=11)
+        given(controls, "right", going=slides, of=4, held=True)
+        given(controls, "left", going=0, of=4)
+    assert [f.message for f in controls.findings()] == found
 
 
 def test_what_a_sideways_key_never_sets_going_the_other_way_tells_what_sets_off_so_by_itself() -> None:

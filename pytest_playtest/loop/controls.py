@@ -89,12 +89,15 @@ NO_RECORD = ControlRecord()
 @dataclass(frozen=True)
 class Sideways:
     """One step given to an app moving by itself, as the sideways rule sees it: the sideways key it gave (None:
-    a wait, another input) and, by way (left, right), where things that stood still set off so right after."""
+    a wait, another input) and how (pressed or held), and, by way (left, right), where things that stood still
+    set off so right after."""
 
     launch: int
     index: int
     name: str | None
+    how: str
     started: dict[str, list[Box]]
+    width: int  # the window's
 
     @property
     def way(self) -> str | None:
@@ -173,8 +176,8 @@ class DeadControls:
         """A step's sideways record: the sideways key it gave, if any, and where things set off either way."""
         key = step.action.key or ""
         sideways = name is not None and step.action.kind in ("press", "hold") and DIRECTION.get(key) in SIDEWAYS
-        self.sideways.append(Sideways(step.launch, step.index, name if sideways else None,
-                                      {way: set_going.get(VECTOR[way], []) for way in SIDEWAYS}))
+        self.sideways.append(Sideways(step.launch, step.index, name if sideways else None, step.action.kind,
+                                      {way: set_going.get(VECTOR[way], []) for way in SIDEWAYS}, step.window[0]))
 
     def observe_baseline(self, effect: bool, where: Box | None = None) -> None:
         """One beat watched without input on an app that moves by itself: did its motion look like an effect,
@@ -387,33 +390,63 @@ class DeadControls:
         moving it. Left and Right only: a game's two sides mirror each other, while up and down seldom do (Up
         jumps or rotates a piece, Down drops it or does nothing off a ladder). The key is judged on its tries
         where the way back was open: the last thing set going along the row had gone the other way (a ship slid
-        right has room on its left, while one its own key pinned at the edge has none). A key whose other effects
-        are seen to beat chance is left out too."""
+        right has room on its left, while one its own key pinned at the edge has none), and against the other
+        key's tries of the same kind, pressed or held, as the other key slid the thing most surely: a game that
+        polls its keys each frame may miss a tap, and Right tapped where Left was held is no evidence. A key
+        whose other effects are seen to beat chance is left out too."""
         found, settings = [], self.settings
         for name in dict.fromkeys(step.name for step in self.sideways if step.name):
             key = name.removeprefix("key ")
             way, back = DIRECTION[key], OPPOSITE[key]
-            others = [step.started[DIRECTION[back]] for step in self.sideways if step.name == f"key {back}"]
+            theirs_tries = [step for step in self.sideways if step.name == f"key {back}"]
             alone = [step.started[DIRECTION[back]] for step in self.sideways if step.way != DIRECTION[back]]
-            row = _busiest_row(others)
-            if (row is None or len(others) < settings.dead_tries or len(alone) < settings.chance_beats
+            row = _busiest_row([step.started[DIRECTION[back]] for step in theirs_tries])
+            if (row is None or len(theirs_tries) < settings.dead_tries or len(alone) < settings.chance_beats
                     or self._acts_only_sometimes(name) or self._beats_chance(name)):
                 continue
+            roomy = self._with_room(f"key {back}", row)
+            how = self._surest(roomy, row)
             tries = self._tried_way_back(name, row)
-            mine, theirs = _along_row([step.started[way] for step in tries], row), _along_row(others, row)
+            mine = _slides([step for step in tries if step.how == how], row)
+            theirs = _slides([step for step in roomy if step.how == how], row)
             by_itself = _along_row(alone, row)  # (a row of invaders marching sideways by itself is no ship)
-            if (len(tries) < settings.kind_tries or theirs.effects < settings.dead_tries
-                    or mine.effects > RARE_EFFECTS * mine.tries or not _trails(mine, theirs, settings.dead_separation)
+            if (len(tries) < settings.kind_tries or mine.tries < settings.dead_tries
+                    or _slides(tries, row).effects > RARE_EFFECTS * len(tries)
+                    or theirs.effects < settings.dead_tries or not _trails(mine, theirs, settings.dead_separation)
                     or not _trails(by_itself, theirs, settings.dead_separation)):
                 continue
             found.append(Finding(
                 "unresponsive",
                 f"{self._named(name)} set nothing going {way} along the row where key {back} set a thing going "
-                f"{DIRECTION[back]} (y {row}): {mine.effects} of {mine.tries} tries did where the way back was open, "
-                f"while key {back} did so {theirs.effects} of {theirs.tries} times",
+                f"{DIRECTION[back]} (y {row}): {mine.effects} of {mine.tries} tries ({how}) did where the way back "
+                f"was open, while key {back} did so {theirs.effects} of {theirs.tries} times",
                 step=tries[-1].index, details="tried at steps " + ", ".join(str(step.index) for step in tries),
                 location=locate(name)))
         return found
+
+    def _surest(self, tries: list[Sideways], row: int) -> str:
+        """How (pressed or held) a sideways key set a thing going its way along ``row`` most often, of the ways it
+        did so ``dead_tries`` times or more (else the way it did so most often)."""
+        def evidence(how: str) -> tuple[bool, float, int]:
+            done = _slides([step for step in tries if step.how == how], row)
+            return done.effects >= self.settings.dead_tries, done.effects / done.tries, done.effects
+        return max(sorted({step.how for step in tries}), key=evidence)
+
+    def _with_room(self, name: str, row: int) -> list[Sideways]:
+        """A sideways key's tries made where, as far as the last thing set going along ``row`` in the same launch
+        showed, it stood farther than its own width from the window's edge on the key's side (nothing seen set
+        going yet: where it started)."""
+        way = DIRECTION[name.removeprefix("key ")]
+        last: dict[int, Box] = {}
+        tries = []
+        for step in self.sideways:
+            box = last.get(step.launch)
+            if step.name == name and (box is None or _room(box, way, step.width)):
+                tries.append(step)
+            went = [box for boxes in step.started.values() for box in boxes if _spans([box], row)]
+            if went:
+                last[step.launch] = went[0]
+        return tries
 
     def _tried_way_back(self, name: str, row: int) -> list[Sideways]:
         """A sideways key's tries made where, in the same launch, the last thing set going along ``row`` (one way
@@ -519,6 +552,16 @@ def _busiest_row(tries: list[list[Box]]) -> int | None:
 def _along_row(tries: list[list[Box]], row: int) -> ControlRecord:
     """Of these tries (where each set things going), those that set a thing going along ``row``."""
     return ControlRecord(tries=len(tries), effects=sum(_spans(boxes, row) for boxes in tries))
+
+
+def _slides(tries: list[Sideways], row: int) -> ControlRecord:
+    """Of a sideways key's tries, those that set a thing going its way along ``row``."""
+    return _along_row([step.started[step.way or ""] for step in tries], row)
+
+
+def _room(box: Box, way: str, width: int) -> bool:
+    """Whether a thing stands farther than its own width from the window's edge on side ``way``."""
+    return box.x > box.w if way == "left" else width - box.right > box.w
 
 
 def _spans(boxes: list[Box], row: int) -> bool:
