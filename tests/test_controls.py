@@ -463,6 +463,18 @@ def test_a_working_key_is_measured_where_the_ship_had_room_its_way() -> None:
         "0 of 40 tries (press) did where the way back was open, while key right did so 13 of 13 times"]
 
 
+def test_a_working_key_never_tried_where_the_ship_had_room_tells_nothing() -> None:
+    """The ship was seen at the right edge before Right was ever tried, and only ever twitched there."""
+    controls = busy(DeadControls(ARROWS))
+    edge = Box(WINDOW[0] - SHIP.w, SHIP.y, SHIP.w, SHIP.h)
+    for n, key in enumerate(["", *["right"] * 20]):
+        action = Action.press(key) if key else Action.wait(0.2)
+        step = Step(index=n + 1, action=action, before_hash=f"field {n}", window=WINDOW)
+        controls.observe(step, judged=False, moving=True, set_going={VECTOR["right"]: [edge]})
+    given(controls, "left", going=0, of=40)
+    assert controls.findings() == []
+
+
 def test_a_sideways_key_is_judged_where_the_way_back_was_open_not_where_its_own_slides_pinned_the_ship() -> None:
     """A player who holds Right more often than Left keeps the ship pinned at the right edge: Right set it going
     only 12 of 100 times, Left 20 of 48. Right's tries right after Left slid the ship, where it surely had room,

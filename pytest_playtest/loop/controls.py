@@ -424,13 +424,13 @@ class DeadControls:
                 location=locate(name)))
         return found
 
-    def _surest(self, tries: list[Sideways], row: int) -> str:
+    def _surest(self, tries: list[Sideways], row: int) -> str | None:
         """How (pressed or held) a sideways key set a thing going its way along ``row`` most often, of the ways it
-        did so ``dead_tries`` times or more (else the way it did so most often)."""
+        did so ``dead_tries`` times or more (else the way it did so most often); None without tries."""
         def evidence(how: str) -> tuple[bool, float, int]:
             done = _slides([step for step in tries if step.how == how], row)
             return done.effects >= self.settings.dead_tries, done.effects / done.tries, done.effects
-        return max(sorted({step.how for step in tries}), key=evidence)
+        return max(sorted({step.how for step in tries}), key=evidence, default=None)
 
     def _with_room(self, name: str, row: int) -> list[Sideways]:
         """A sideways key's tries made where, as far as the last thing set going along ``row`` in the same launch
