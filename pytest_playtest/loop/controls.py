@@ -15,10 +15,13 @@ so it is judged once, at the end:
   it is shown; in an app that plays sound, where a key may only mute it, only a movement key whose opposite
   worked (a ship's Left while Right moves it: a mute key has no opposite). Where the app's own motion is too
   busy to measure chance by (falling blocks, meteors), one key is still dead when it hardly ever did anything
-  while every other key visibly did, far more often; keys the code handles at the very same places (``K_UP or
-  K_w``) are one action, judged together too. A letter the code binds only in
-  upper case is also pressed as a player presses it, without Shift (``Vocabulary.unshifted``): judged so on an
-  app that moves by itself, never on a still one, where Shift+G may be meant;
+  while every other key visibly did, far more often, and Left or Right is dead when it set nothing going
+  along the row where the other kept sliding a thing (like with like: its tries where the way back was open,
+  given as the other slid it most surely, pressed or held, against the other's where the thing had room); keys
+  the code handles at the very same places (``K_UP or K_w``) are one action, judged together too. A letter the
+  code binds only in upper case is also pressed as a player presses it, without Shift
+  (``Vocabulary.unshifted``): judged so on an app that moves by itself, never on a still one, where Shift+G may
+  be meant;
 * a whole kind of input the app handles that never had an effect at all, however often and wherever it was
   tried: none of its keys (a game whose keyboard focus is never taken, a typing game that ignores every
   letter: there only letters typed while the screen showed them count), or none of its clicks on a drawn UI
