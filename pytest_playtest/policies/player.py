@@ -12,7 +12,8 @@ sideways along the bottom is not out of play at the bottom.
 
 Some avatars keep the course an input set them on (a snake, a worm, a tank): each input turns them onto one
 heading, and they go on so by themselves. What each input does to such an avatar is the heading it took right
-after the input changed its course. Such an avatar is kept in play by turning it before the edge ahead, not
+after the input changed its course; a key never seen so is expected to act as the rest of its spelling
+(arrows, WASD) was seen to act. Such an avatar is kept in play by turning it before the edge ahead, not
 in the middle of the window (the apple may lie anywhere), and brought to a thing as a player brings a snake
 to the apple: it keeps its course until the thing's line across it lies within half a step ahead, then it
 turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance.
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..geometry import Box
-from ..keys import DIRECTION, VECTOR
+from ..keys import DIRECTION, SPELLING_OF, VECTOR
 from ..trajectory import Step
 from .thresholds import (
     CONSISTENT,
@@ -258,13 +259,35 @@ class Player:
         return self._turn(turn, headings)
 
     def headings(self, names: Sequence[str]) -> dict[str, Heading]:
-        """The inputs among ``names`` known to turn the avatar onto a heading, and that heading."""
+        """The inputs among ``names`` known to turn the avatar onto a heading, and that heading: seen so, or a
+        movement key of a spelling that was seen to steer it (``_steering_spellings``) and never seen otherwise."""
         found: dict[str, Heading] = {}
+        spellings = self._steering_spellings()
         for name in names:
-            heading = _heading(_key(name), self.turns.get(_key(name)))
+            key = _key(name)
+            heading = _heading(key, self.turns.get(key))
+            if heading is None and SPELLING_OF.get(key) in spellings and not _contrary(key, self.turns.get(key)):
+                heading = VECTOR[DIRECTION[key]]
             if heading is not None:
                 found.setdefault(name, heading)
         return found
+
+    def _steering_spellings(self) -> set[str]:
+        """The spellings of movement keys (arrows, WASD...) seen to turn the avatar the ways their keys name,
+        ``TRUSTED`` times in all and by no key of theirs otherwise: a player who saw Down and Right steer the
+        worm expects Up and Left to, and a fast one dies before each key was seen twice."""
+        named: Counter[str] = Counter()
+        spoiled: set[str] = set()
+        for key, turns in self.turns.items():
+            spelling = SPELLING_OF.get(key)
+            if spelling is None or not turns:
+                continue
+            heading, count = turns.most_common(1)[0]
+            if DIRECTION[key] == WAYS[heading] and count >= TURN_MAJORITY * turns.total():
+                named[spelling] += count
+            elif _contrary(key, turns):
+                spoiled.add(spelling)
+        return {spelling for spelling, count in named.items() if count >= TRUSTED and spelling not in spoiled}
 
     def _turn_before_edge(self, course: Heading, headings: dict[str, Heading]) -> str | None:
         """Keep a course-keeping avatar in play: turn it aside once the window's edge ahead is within
@@ -324,6 +347,14 @@ def _heading(key: str, turns: Counter[Heading] | None) -> Heading | None:
     if DIRECTION.get(key) != WAYS[heading]:
         return None
     return heading if count >= TRUSTED and count >= TURN_MAJORITY * turns.total() else None
+
+
+def _contrary(key: str, turns: Counter[Heading] | None) -> bool:
+    """Whether a key was seen often enough to tell that it turns the avatar some other way than it names."""
+    if not turns or turns.total() < TRUSTED:
+        return False
+    heading, count = turns.most_common(1)[0]
+    return DIRECTION.get(key) != WAYS[heading] or count < TURN_MAJORITY * turns.total()
 
 
 def _both_axes(headings: dict[str, Heading]) -> bool:
