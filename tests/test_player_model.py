@@ -171,3 +171,18 @@ def test_a_shot_followed_for_the_avatar_sets_no_course() -> None:
         player.look(step(index, Action.press(key), box), f"press {key}", [Mover(box, velocity)])
     assert player.turns["space"][(0, -1)] >= 2
     assert player.headings(["press space"]) == {} and player.heading == ""
+
+
+def test_a_worm_seen_turned_by_two_arrows_is_expected_to_turn_by_the_other_two() -> None:
+    """A fast worm dies before each key was seen twice: Down and Right seen to steer it the ways they name make
+    Up and Left expected to, as a player expects; a spelling with a key seen turning it another way does not."""
+    player = Player(SIZE, step=0.2)
+    worm_turns(player, (100.0, 100.0), rounds=1)
+    player.turns = {key: turns for key, turns in player.turns.items() if key in ("down", "right")}
+    assert sum(turns.total() for turns in player.turns.values()) == 2
+    keys = ["press up", "press left", "press down", "press right"]
+    assert player.headings(keys) == {
+        "press up": (0, -1), "press left": (-1, 0), "press down": (0, 1), "press right": (1, 0)}
+    assert player.headings(["press w"]) == {}  # WASD was never seen to steer it
+    player.turns["left"] = player.turns["down"].copy() + player.turns["down"].copy()  # Left seen turning it down
+    assert player.headings(keys) == {}
