@@ -280,12 +280,10 @@ class Player:
         spoiled: set[str] = set()
         for key, turns in self.turns.items():
             spelling = SPELLING_OF.get(key)
-            if spelling is None or not turns:
+            if spelling is None:
                 continue
-            heading, count = turns.most_common(1)[0]
-            if DIRECTION[key] == WAYS[heading] and count >= TURN_MAJORITY * turns.total():
-                named[spelling] += count
-            elif _contrary(key, turns):
+            named[spelling] += _turns_as_named(key, turns)
+            if _contrary(key, turns):
                 spoiled.add(spelling)
         return {spelling for spelling, count in named.items() if count >= TRUSTED and spelling not in spoiled}
 
@@ -341,20 +339,22 @@ def _key(name: str) -> str:
 def _heading(key: str, turns: Counter[Heading] | None) -> Heading | None:
     """The heading a movement key turns the avatar onto, once seen often enough, mostly the same, and the way
     the key names (a thing followed for the avatar by mistake, a shot flying up after Space, sets no course)."""
-    if not turns:
-        return None
-    heading, count = turns.most_common(1)[0]
-    if DIRECTION.get(key) != WAYS[heading]:
-        return None
-    return heading if count >= TRUSTED and count >= TURN_MAJORITY * turns.total() else None
+    count = _turns_as_named(key, turns)
+    return VECTOR[DIRECTION[key]] if count >= TRUSTED else None
 
 
 def _contrary(key: str, turns: Counter[Heading] | None) -> bool:
     """Whether a key was seen often enough to tell that it turns the avatar some other way than it names."""
-    if not turns or turns.total() < TRUSTED:
-        return False
+    return turns is not None and turns.total() >= TRUSTED and not _turns_as_named(key, turns)
+
+
+def _turns_as_named(key: str, turns: Counter[Heading] | None) -> int:
+    """How often a key turned the avatar the way it names, when that is ``TURN_MAJORITY`` of its turns; else 0."""
+    if not turns:
+        return 0
     heading, count = turns.most_common(1)[0]
-    return DIRECTION.get(key) != WAYS[heading] or count < TURN_MAJORITY * turns.total()
+    named = DIRECTION.get(key) == WAYS[heading] and count >= TURN_MAJORITY * turns.total()
+    return count if named else 0
 
 
 def _both_axes(headings: dict[str, Heading]) -> bool:
