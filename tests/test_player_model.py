@@ -186,3 +186,24 @@ def test_a_worm_seen_turned_by_two_arrows_is_expected_to_turn_by_the_other_two()
     assert player.headings(["press w"]) == {}  # WASD was never seen to steer it
     player.turns["left"] = player.turns["down"].copy() + player.turns["down"].copy()  # Left seen turning it down
     assert player.headings(keys) == {}
+
+
+def test_a_fast_worm_turned_is_found_on_its_new_heading_and_steered_whatever_keys_a_step_offers() -> None:
+    """A worm going right at 500 px/s is turned up: the next look finds it up there, not where going on right
+    would have put it (over 100 px off), and, once lost, farther away the longer it went unseen. Near the top
+    wall it is turned aside though this step offers only Up and Down: it is still a worm, no ship to re-centre."""
+    player = Player(SIZE, step=0.2)
+    worm_turns(player, (200.0, 200.0), rounds=3)
+    keys = ["press up", "press left", "press down", "press right"]
+    head = Box(190, 290, 20, 20)
+    player.look(step(20, Action.press("right"), head), "press right", [Mover(head, (500.0, 0.0))])
+    player.look(step(21, Action.wait(0.2), None), None, [Mover(Box(290, 290, 20, 20), (500.0, 0.0))])
+    assert player.followed and player.avatar == (300, 300)
+    turned = Mover(Box(290, 190, 20, 20), (0.0, 0.0))  # up by a step; its velocity not measured yet
+    player.look(step(22, Action.press("up"), None), "press up", [turned])
+    assert player.followed and player.avatar == (300, 200)
+    player.look(step(23, Action.wait(0.2), None), None, [])
+    player.look(step(24, Action.wait(0.2), None), None, [Mover(Box(290, 0, 20, 20), (0.0, -500.0))])
+    assert player.followed and player.avatar == (300, 10)  # two steps' travel on, after a look without it
+    assert player.steer(["press up", "press down"]) is None  # no known key turns it aside this step
+    assert player.steer(keys) in ("press left", "press right")

@@ -36,6 +36,7 @@ from .thresholds import (
     COURSE_DOMINANCE,
     EDGE_STEPS,
     LEARNING,
+    LOST_LOOKS,
     MARGIN,
     MIN_MOVE,
     REACH,
@@ -94,6 +95,9 @@ class Player:
     _awaited: Heading | None = None  # the heading of the turn last proposed, until a look shows it (or too late)
     _awaited_looks: int = 0
     _seen_at: float | None = None  # when the last look was (seconds into the run)
+    offered: set[str] = field(default_factory=set)  # the inputs the player was ever asked to choose from
+    _unseen: int = 0  # looks in a row that did not find the avatar
+    _pace: float = 0.0  # its speed (px/s) when a course was last seen: a turn keeps it, a frame may read 0
 
     def look(self, last: Step | None, name: str | None, movers: Sequence[Mover], now: float | None = None) -> None:
         """Update from the step just done (``name``: the input it was, in the terms ``steer`` is asked in) and
@@ -104,11 +108,17 @@ class Player:
         if effect is not None:  # effects keep showing at the avatar, or it is no avatar (a typing game's letters)
             near = self.avatar is not None and _distance(Box(*effect).center, self.avatar) <= 2 * self._reach()
             self.consistent = self.consistent + 1 if near else 0
-        nearest = self._nearest(movers, effect)
+        given = self.headings([name]).get(name) if name is not None else None
+        turn = self._awaited or given
+        nearest = self._nearest(movers, effect, turn)
         if nearest is not None:
-            self.avatar, self.velocity, self.followed = nearest.box.center, nearest.velocity, True
+            self.avatar, self.velocity, self.followed = nearest.box.center, self._velocity(nearest, turn), True
+            self._unseen = 0
         else:
             self.followed = False
+            self._unseen = min(self._unseen + 1, LOST_LOOKS)
+        if self.course is not None:
+            self._pace = _distance(self.velocity, (0.0, 0.0))
         if before is not None and self.followed and last is not None and last.changed and name is not None:
             assert self.avatar is not None
             self.responses.setdefault(name, Response()).learn((self.avatar[0] - before[0],
@@ -142,6 +152,7 @@ class Player:
     def forget(self) -> None:
         """The game started over: the avatar is to be found again (what the inputs do stays known)."""
         self.avatar, self.followed, self._before, self.consistent, self._seen_at = None, False, None, 0, None
+        self._unseen = 0
         self._course_before = self._turned_by = self._awaited = None
 
     def _time(self, now: float | None) -> None:
@@ -150,39 +161,60 @@ class Player:
             self.step += LEARNING * (now - self._seen_at - self.step)
         self._seen_at = now
 
-    def _nearest(self, movers: Sequence[Mover], effect: tuple[int, int, int, int] | None) -> Mover | None:
-        """The mover at the avatar: nearest to where the last input's effect showed, else to where it would be now
-        had it gone on as it went (a step's worth of its velocity from where it was)."""
-        if effect is not None:
-            anchor: Vector | None = Box(*effect).center
-        elif self.avatar is not None:
-            anchor = self._after((self.velocity[0] * self.step, self.velocity[1] * self.step))
-        else:
-            anchor = None
-        if anchor is None:
-            return None
-        ax, ay = anchor
+    def _nearest(self, movers: Sequence[Mover], effect: tuple[int, int, int, int] | None,
+                 turn: Heading | None) -> Mover | None:
+        """The mover at the avatar: nearest to where the last input's effect showed, or to where it would be now
+        had it gone on as it went, or had it taken the ``turn`` just given (a key that sets its course)."""
+        anchors: list[Vector] = [Box(*effect).center] if effect is not None else []
+        if self.avatar is not None:
+            anchors += [self._after(self._gone(None))] + ([self._after(self._gone(turn))] if turn else [])
         there = [m for m in movers if not m.vacated]  # (where a thing is now, not where it left)
-        near = min(there, key=lambda m: (m.box.center[0] - ax) ** 2 + (m.box.center[1] - ay) ** 2, default=None)
-        if near is None or _distance(near.box.center, anchor) > self._reach():
+        if not anchors or not there:
             return None
-        return near
+        found = [(min(_distance(m.box.center, anchor) for anchor in anchors), i) for i, m in enumerate(there)]
+        distance, index = min(found)
+        return there[index] if distance <= self._reach() else None
 
+    def _velocity(self, mover: Mover, turn: Heading | None) -> Vector:
+        """The avatar's velocity, found at ``mover``: the mover's, or, for one that keeps its course while the
+        mover reads still (its speed measured over a frame or two of a turn), its pace along the turn just given
+        or the course it kept."""
+        heading = turn or self._course_before
+        if (_distance(mover.velocity, (0.0, 0.0)) * self.step >= MIN_MOVE or heading is None
+                or not self.keeps_course):
+            return mover.velocity
+        return heading[0] * self._pace, heading[1] * self._pace
+
+    def _gone(self, turn: Heading | None) -> Vector:
+        """How far the avatar went since it was last found, as it went: its velocity over the steps it went
+        unseen; or onto the heading of a ``turn`` at its pace (a worm turned up is not where it would be had it
+        gone on right)."""
+        seconds = self.step * (1 + self._unseen)
+        if turn is not None:
+            speed = max(_distance(self.velocity, (0.0, 0.0)), self._pace)
+            return turn[0] * speed * seconds, turn[1] * speed * seconds
+        return self.velocity[0] * seconds, self.velocity[1] * seconds
     def _reach(self) -> float:
         """How far from where it was looked for the avatar may be found: a fast one goes far in a step, and the
-        speed it went at is measured over a few frames only."""
-        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
-        return REACH + TRAVEL_SLACK * travel
+        speed it went at is measured over a few frames only; the longer it went unseen, the farther."""
+        return REACH + TRAVEL_SLACK * self._travel() * (1 + self._unseen)
+
+    def _travel(self) -> float:
+        """How far the avatar goes in a step by itself: at its velocity, or at the pace its course was last seen
+        at while that reads less (a velocity measured over a frame or two of a turn may read 0)."""
+        return max(_distance(self.velocity, (0.0, 0.0)), self._pace if self._going else 0.0) * self.step
 
     def steer(self, names: Sequence[str]) -> str | None:
         """The input (one of ``names``, or ``""`` for doing nothing) to play now because the avatar is headed
         out of the middle of the window (one that keeps the course its keys set: toward the edge ahead); None
         while it is not, or while too little is known to steer."""
+        self.offered.update(names)
         headings = self.headings(names)
-        if self._awaited is not None and _both_axes(headings):
+        if self._awaited is not None and self.keeps_course:
             return ""  # the turn just given is let show before the next (a measured velocity lags a turn)
-        if self.course is not None and _both_axes(headings):  # (inputs that set its course found the avatar)
-            return self._turn_before_edge(self.course, headings)
+        going = self._going
+        if going is not None and self.keeps_course:  # (inputs that set its course found the avatar)
+            return self._turn_before_edge(going, headings)
         if self.avatar is None or not self.followed or self.consistent < CONSISTENT:
             return None
         known = [(name, self.responses[name].move) for name in names
@@ -219,9 +251,24 @@ class Player:
         (inputs seen to turn it onto headings along both axes): the course seen, else the turn awaited, else the
         last course seen (it keeps that until turned); "" otherwise."""
         course = self.course or self._awaited or self._course_before
-        if course is None or not _both_axes(self.headings(list(self.turns))):
+        if course is None or not self.keeps_course:
             return ""
         return WAYS[course]
+
+    @property
+    def keeps_course(self) -> bool:
+        """Whether the avatar keeps the course its inputs set: inputs were seen (or, of those ever offered, are
+        expected by their spelling) to turn it onto headings along both axes, whatever inputs this step offers (a
+        worm is no ship because only its vertical keys are offered now)."""
+        return _both_axes(self.headings([*self.turns, *self.offered]))
+
+    @property
+    def _going(self) -> Heading | None:
+        """The heading an avatar in sight is believed on: the course seen, else the turn awaited, else its last
+        course seen (one that keeps its course keeps it until turned, though a frame may show it still)."""
+        if not self.followed:
+            return None
+        return self.course or self._awaited or self._course_before
 
     @property
     def course(self) -> Heading | None:
@@ -242,15 +289,16 @@ class Player:
         """For an avatar that keeps the course an input set: the input (one of ``names``) that turns it onto
         the line through ``point`` (a thing of this ``size`` to reach) once that line lies within half a step
         ahead, ``""`` to keep its course meanwhile; None when the avatar is not one steered so."""
-        course, headings = self.course, self.headings(names)
-        if self.avatar is None or not _both_axes(headings):
+        self.offered.update(names)
+        course, headings = self._going, self.headings(names)
+        if self.avatar is None or not self.keeps_course:
             return None
         if self._awaited is not None or course is None:
             return ""
         along, across = (0, 1) if course[0] else (1, 0)
         ahead = (point[along] - self.avatar[along]) * course[along]
         aside = point[across] - self.avatar[across]
-        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
+        travel = self._travel()
         if abs(aside) <= size[across] / 2:  # on its line already
             return "" if ahead >= 0 else self._sidestep(course, headings)
         if ahead > travel / 2:  # the thing's line comes later: turning now would pass it by
@@ -290,8 +338,7 @@ class Player:
     def _turn_before_edge(self, course: Heading, headings: dict[str, Heading]) -> str | None:
         """Keep a course-keeping avatar in play: turn it aside once the window's edge ahead is within
         ``EDGE_STEPS`` steps of its travel; None while it is not."""
-        travel = _distance(self.velocity, (0.0, 0.0)) * self.step
-        if self._room(course) > EDGE_STEPS * travel:
+        if self._room(course) > EDGE_STEPS * self._travel():
             return None
         return self._sidestep(course, headings)
 

@@ -158,6 +158,10 @@ REACH = 48
 TRAVEL_SLACK = 0.5
 #: [share of each side] the middle of the window the avatar is kept in, from each edge
 MARGIN = 0.3
+#: [looks] the avatar not found is looked for farther away for this many looks, a step's travel more each: it
+#: may have turned meanwhile (a fast worm turned is a step's ~100 px off where it was headed), and further away
+#: another thing is likelier than the avatar
+LOST_LOOKS = 3
 #: [observations] of an input's effect before it is trusted to steer
 TRUSTED = 2
 #: [factor] how much a new observation moves a running average (an input's effect on the avatar, a step's length)
