@@ -16,7 +16,9 @@ after the input changed its course; a key never seen so is expected to act as th
 (arrows, WASD) was seen to act. Such an avatar is kept in play by turning it before the edge ahead, not
 in the middle of the window (the apple may lie anywhere), and brought to a thing as a player brings a snake
 to the apple: it keeps its course until the thing's line across it lies within half a step ahead, then it
-turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance.
+turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance. It
+is followed through its turns: looked for along the heading a key just set too, farther after a look that
+missed it, at the pace its course was seen at while a frame reads it still.
 
 Pure bookkeeping over boxes and steps.
 """
