@@ -120,7 +120,7 @@ class Player:
             self.followed = False
             self._unseen = min(self._unseen + 1, LOST_LOOKS)
         if self.course is not None:
-            self._pace = _distance(self.velocity, (0.0, 0.0))
+            self._pace = self._speed
         if before is not None and self.followed and last is not None and last.changed and name is not None:
             assert self.avatar is not None
             self.responses.setdefault(name, Response()).learn((self.avatar[0] - before[0],
@@ -193,9 +193,10 @@ class Player:
         gone on right)."""
         seconds = self.step * (1 + self._unseen)
         if turn is not None:
-            speed = max(_distance(self.velocity, (0.0, 0.0)), self._pace)
+            speed = max(self._speed, self._pace)
             return turn[0] * speed * seconds, turn[1] * speed * seconds
         return self.velocity[0] * seconds, self.velocity[1] * seconds
+
     def _reach(self) -> float:
         """How far from where it was looked for the avatar may be found: a fast one goes far in a step, and the
         speed it went at is measured over a few frames only; the longer it went unseen, the farther."""
@@ -204,7 +205,7 @@ class Player:
     def _travel(self) -> float:
         """How far the avatar goes in a step by itself: at its velocity, or at the pace its course was last seen
         at while that reads less (a velocity measured over a frame or two of a turn may read 0)."""
-        return max(_distance(self.velocity, (0.0, 0.0)), self._pace if self._going else 0.0) * self.step
+        return max(self._speed, self._pace if self._going else 0.0) * self.step
 
     def steer(self, names: Sequence[str]) -> str | None:
         """The input (one of ``names``, or ``""`` for doing nothing) to play now because the avatar is headed
@@ -252,7 +253,7 @@ class Player:
         """The way the avatar goes by itself ("left", "up"...) when it is known to keep the course its inputs set
         (inputs seen to turn it onto headings along both axes): the course seen, else the turn awaited, else the
         last course seen (it keeps that until turned); "" otherwise."""
-        course = self.course or self._awaited or self._course_before
+        course = self._believed
         if course is None or not self.keeps_course:
             return ""
         return WAYS[course]
@@ -265,12 +266,19 @@ class Player:
         return _both_axes(self.headings([*self.turns, *self.offered]))
 
     @property
-    def _going(self) -> Heading | None:
-        """The heading an avatar in sight is believed on: the course seen, else the turn awaited, else its last
-        course seen (one that keeps its course keeps it until turned, though a frame may show it still)."""
-        if not self.followed:
-            return None
+    def _believed(self) -> Heading | None:
+        """The heading the avatar is believed on: the course seen, else the turn awaited, else its last course
+        seen (one that keeps its course keeps it until turned, though a frame may show it still)."""
         return self.course or self._awaited or self._course_before
+
+    @property
+    def _going(self) -> Heading | None:
+        """The heading believed of an avatar in sight this look (None when it was not found)."""
+        return self._believed if self.followed else None
+
+    @property
+    def _speed(self) -> float:
+        return _distance(self.velocity, (0.0, 0.0))
 
     @property
     def course(self) -> Heading | None:
