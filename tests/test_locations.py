@@ -14,6 +14,7 @@ import pytest
 
 from pytest_playtest.expect import text
 from pytest_playtest.loop.locating import Locator
+from pytest_playtest.loop.surface import DesktopSurface
 from pytest_playtest.repair.diagnosis import Diagnosis
 from pytest_playtest.reporting import verdict_properties
 from pytest_playtest.runtime.named import raised_at
@@ -24,6 +25,7 @@ from pytest_playtest.source.jsloops import endless_loops, parameters_around, scr
 from pytest_playtest.source.producers import element_writer, longest_word, producer
 from pytest_playtest.source.slips import python_slips, script_slips
 from pytest_playtest.verdict import Finding, Location, Verdict
+from pytest_playtest.vision import Vision
 
 SEEDING = Path(__file__).resolve().parent.parent / "pytest_playtest" / "runtime" / "seeding"
 
@@ -326,6 +328,20 @@ def test_an_unmet_expectation_points_at_its_producer(tmp_path: Path) -> None:
     assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it never ran")
     locator.reached = {"game.py": frozenset({1, 3})}
     assert (locator.produced(text(r"Flags: [1-9]")) or location).detail.endswith("; it ran")
+
+
+def test_an_app_launched_from_elsewhere_is_searched_first_among_its_folders_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An app started by path from another directory (no cwd): its files are named as the run looks them up, in
+    its own folder, so its own text is found before a sibling's that sorts first and could show it too."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "asteroids.py").write_text("score = 0\nlabel = f'Score: {score}  Lives: 3'\n")
+    (games / "worm.py").write_text("import pygame\n\nscore = 0\nlabel = f'Score: {score}'\n")
+    monkeypatch.chdir(tmp_path)
+    surface = DesktopSurface(Vision(), [sys.executable, str(games / "worm.py")], None)
+    location = Locator(surface.root(), surface.vocabulary()).produced(text(r"Score: [1-9]"))
+    assert location is not None and (location.file, location.line) == ("worm.py", 4), location
 
 
 def test_an_unmet_rule_points_at_the_script_writing_the_element_it_names(tmp_path: Path) -> None:

@@ -150,7 +150,7 @@ class DesktopSurface(Surface):
                    and not greyed_out(frame, w.box) for w in self.widgets(frame, key))
 
     def vocabulary(self) -> Vocabulary | None:
-        return scan_app(self.app, self.cwd)
+        return scan_app(self.app, self.cwd, names_under=self.root())
 
 
 class WebSurface(Surface):

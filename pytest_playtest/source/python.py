@@ -223,6 +223,7 @@ def scan_app(
     cwd: Path | None,
     *,
     whole_tree: bool = False,
+    names_under: Path | None = None,
     max_files: int = MAX_FILES,
     max_bytes: int = MAX_BYTES,
 ) -> Vocabulary:
@@ -232,7 +233,9 @@ def scan_app(
     and ``sys.path`` on disk, never imported). Read: the entry, then the app modules it imports (breadth
     first), and, when an app file imports dynamically (``importlib``, ``__import__``) or ``whole_tree`` is
     set, every other ``.py`` of the entry's folder tree (sorted). Never outside that tree; venvs, caches,
-    ``site-packages`` and tests are skipped; at most ``max_files`` files / ``max_bytes`` bytes.
+    ``site-packages`` and tests are skipped; at most ``max_files`` files / ``max_bytes`` bytes. Files are named
+    relative to ``names_under`` (the app's folder, where the run looks them up) when the entry lies in it, else
+    to ``cwd``, else to the entry's folder.
     """
     base = Path(cwd) if cwd is not None else Path.cwd()
     entry = _find_entry(app, base)
@@ -240,7 +243,8 @@ def scan_app(
         return Vocabulary()
     budget = Budget(max_files, max_bytes)
     tables = Tables()
-    display_base = base if entry.tree.is_relative_to(base) else entry.roots[0]
+    display_base = next((folder for folder in (names_under, base)
+                         if folder is not None and entry.tree.is_relative_to(folder)), entry.roots[0])
 
     modules: list[Module] = []
     seen: set[Path] = set()
