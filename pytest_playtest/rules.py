@@ -80,6 +80,17 @@ class Clause:
             return number is not None and _compare(number, self.op, self.value)
         return _compare_text(fact.value, self.op, str(self.value))
 
+    def shortfall(self, fact: Fact) -> float | None:
+        """How far a numeric comparison is from holding: 0 when it holds, else the distance of the element's
+        number from the value, plus one (``#count > 0`` at 0 is 1, at -2 is 3); None for a clause that is no
+        comparison of numbers, or whose element shows no number."""
+        if not isinstance(self.value, float) or fact.value is None:
+            return None
+        number = as_number(fact.value)
+        if number is None:
+            return None
+        return 0.0 if _compare(number, self.op, self.value) else abs(number - self.value) + 1.0
+
     def explain(self, fact: Fact) -> str:
         """What the page showed for this clause ("#score is '0'")."""
         what = self.query.selector + (f" [{self.query.attribute}]" if self.query.attribute else "")
@@ -103,6 +114,18 @@ class Rule:
 
     def holds(self, facts: Mapping[Query, Fact]) -> bool:
         return any(all(clause.holds(facts[clause.query]) for clause in group) for group in self.groups)
+
+    def shortfall(self, facts: Mapping[Query, Fact]) -> float | None:
+        """How far the page is from the rule holding, by the numbers its comparisons read: the least, over its
+        AND-groups, of the group's clauses' shortfalls summed (its other clauses cannot be measured so); None
+        when no group's numbers can all be read."""
+        sums = []
+        for group in self.groups:
+            measures = [clause.shortfall(facts[clause.query]) for clause in group
+                        if isinstance(clause.value, float) and clause.query in facts]
+            if measures and None not in measures:
+                sums.append(sum(m for m in measures if m is not None))
+        return min(sums, default=None)
 
     def explain(self, facts: Mapping[Query, Fact]) -> str:
         """The page's side of every clause, for a finding's message."""

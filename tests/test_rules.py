@@ -113,3 +113,19 @@ def test_explain_says_what_the_page_showed() -> None:
 
 def test_numbers_in_text() -> None:
     assert as_number(" 42 ") == 42 and as_number("Score: 7 of 9") == 7 and as_number("none") is None
+
+
+@pytest.mark.parametrize(("source", "values", "shortfall"), [
+    ("#count > 0", {"#count": "-2"}, 3.0), ("#count > 0", {"#count": "0"}, 1.0), ("#count > 0", {"#count": "4"}, 0.0),
+    ("#left <= 100", {"#left": "130"}, 31.0), ("#n == 5", {"#n": "Score: 2"}, 4.0),
+    # an AND-group's numbers add up; the nearest OR-group counts; what no number measures is left out
+    ("#a >= 3 AND #b < 1 AND #c contains 'x'", {"#a": "1", "#b": "2", "#c": ""}, 5.0),
+    ("#a > 9 OR #b > 0", {"#a": "0", "#b": "0"}, 1.0),
+    ("#a > 0 OR #b exists", {"#a": "-1"}, 2.0),
+    ("#score > 0", {"#score": "none yet"}, None), ("#status == 'Won'", {"#status": "Lost"}, None),
+])
+def test_a_rules_shortfall_is_how_far_its_numbers_are_from_holding(
+        source: str, values: dict[str, str], shortfall: float | None) -> None:
+    rule = parse(source)
+    facts = {q: shown(values[q.selector]) if q.selector in values else Fact(False) for q in rule.queries}
+    assert rule.shortfall(facts) == shortfall

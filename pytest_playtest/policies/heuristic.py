@@ -11,8 +11,9 @@ way back); productive short sequences are replayed in new orders, and an input t
 is tried again in others with less weight, never dropped. Back in a state of a still app met before, the
 inputs not yet tried from there come first. Quit keys are pressed once, late.
 Goal plays with the same inputs, in the same order (every input of the app's own once, before any is
-repeated at length), and gives the energy to what raised a number read on screen (the score); it restarts
-after a loss shown on screen. Movement keys of a real-time game are held for the loop's beat.
+repeated at length), and gives the energy to what raised a number read on screen (the score); on a web page
+it plays again what brought an expected rule that has not held nearer holding; it restarts after a loss shown
+on screen. Movement keys of a real-time game are held for the loop's beat.
 Both are seeded: the same app and seed give the same choices.
 """
 
@@ -32,6 +33,7 @@ from .modes import Modes
 from .notebook import Attempt, Notebook, Replay, ScreenMemory, Screens, Tried
 from .pairing import Pairing
 from .prompts import PromptFollower
+from .pursuit import Pursuit
 from .restarts import RestartButton, Restarts
 from .seeking import Seeking
 from .shown import ShownKeys
@@ -81,6 +83,7 @@ class HeuristicPolicy(Policy):
         self.prompts = PromptFollower(self.notebook, self.inputs)
         self.steering = Steering(self.notebook, goal=context.strategy == "goal", beat=context.beat)
         self.seeking = Seeking(self.notebook, self.steering)
+        self.pursuit = Pursuit(self.notebook, context.expectations, goal=context.strategy == "goal")
         self.pairing = Pairing()
         self.tools = Tools()
         self.shown = ShownKeys(types_characters=types_characters)
@@ -117,7 +120,8 @@ class HeuristicPolicy(Policy):
         if observation.launch != self.launch:  # the app started over: what works is kept, the rest is not
             self.launch = observation.launch
             self.notebook.start_over()
-            for skill in (self.steering, self.seeking, self.pairing, self.prompts, self.restart_button, self.tools):
+            for skill in (self.steering, self.seeking, self.pursuit, self.pairing, self.prompts, self.restart_button,
+                          self.tools):
                 skill.forget()
             return
         self.modes.notice(observation)
@@ -150,11 +154,12 @@ class HeuristicPolicy(Policy):
         now.offered = {c.name for c in turn.candidates}
         self.pairing.see(observation.frame)
         move = (self.restart_button.propose(turn) or self.steering.propose(turn) or self.seeking.propose(turn)
-                or self.pairing.propose(turn) or self.tools.propose(turn))
+                or self.pursuit.propose(turn) or self.pairing.propose(turn) or self.tools.propose(turn))
         choice = move if isinstance(move, Choice) else self._choose(turn, appeared)
         candidate = choice.candidate
         self.pairing.clicked(candidate, observation.frame)
         self.tools.chosen(candidate)
+        self.pursuit.chosen(candidate)
         now.attempt = Attempt(candidate, observation.frame_hash, turn.screen.index, observation.step)
         now.pending = list(candidate.actions[1:])
         label = f" ({candidate.label})" if candidate.label else ""
