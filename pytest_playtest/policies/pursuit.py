@@ -70,7 +70,7 @@ class Pursuit:
             return None
         self.open = [rule for rule in self.open if not rule.holds(facts)]
         measured = [m for rule in self.open if (m := rule.shortfall(facts)) is not None]
-        return sum(measured) if measured and self.open else None
+        return sum(measured) if measured else None
 
     def _learn(self, shortfall: float | None) -> None:
         """Credit the input chosen last with how much nearer the rules came since it was chosen."""

@@ -187,15 +187,15 @@ EDGE_STEPS = 2.0
 # -- things to reach in a real-time game (seeking.py; what looks like one: vision/thresholds.py) -----------------
 #: [share] of the steps where a target is known that steer to it (the rest explore: other inputs need tries too)
 SEEK_SHARE = 0.7
+#: [px] a target stands still when a candidate of its colour stood this near it at the last look
+STILL_TARGET = 4
+#: [games] ended right after the avatar reached a colour's things before that colour is a hazard, left alone
+HAZARD_EVIDENCE = 2
 
 # -- rules the run expects of a web page (pursuit.py) --------------------------------------------------------------
 #: [share] of the choices, while a rule has not held, that replay the input seen to bring it nearest (the rest
 #: hunt on: the expectation is one thing to reach, the bugs elsewhere are found by the other choices)
 PURSUIT_SHARE = 0.7
-#: [px] a target stands still when a candidate of its colour stood this near it at the last look
-STILL_TARGET = 4
-#: [games] ended right after the avatar reached a colour's things before that colour is a hazard, left alone
-HAZARD_EVIDENCE = 2
 
 # -- a deck of cards (pairs.py) --------------------------------------------------------------------------------
 #: [px] the side of a look's thumbnail
