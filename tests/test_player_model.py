@@ -146,6 +146,46 @@ def test_a_worm_keeps_the_course_its_keys_set_and_is_turned_onto_the_apples_line
     assert player.steer(keys) == "press up"  # the wall 70 px ahead: up has more room than down
 
 
+def test_a_worm_whose_turns_land_late_is_turned_that_much_earlier_toward_the_apple_and_the_wall() -> None:
+    """A turn decided at x 285 is seen to have landed at x 305: it lags the look by half a step (20 px at 200
+    px/s). The next approach turns 20 px earlier, where the apple's column is still 38 px ahead, and the wall is
+    turned from while 95 px away (without the lag: within 80)."""
+    player = Player(SIZE, step=0.2)
+    worm_turns(player, (200.0, 200.0), rounds=3)
+    keys = ["press up", "press left", "press down", "press right"]
+
+    def seen_at(x: float, y: float, velocity: tuple[float, float] = (200.0, 0.0)) -> None:
+        head = Box(int(x) - 10, int(y) - 10, 20, 20)
+        player.look(step(99, Action.wait(0.2), head), None, [Mover(head, velocity)])
+
+    seen_at(262, 250)
+    assert player.lag == 0.0 and player.line_up(keys, (300.0, 100.0), (20, 20)) == ""  # 38 px ahead: go on
+    seen_at(285, 250)
+    assert player.line_up(keys, (300.0, 100.0), (20, 20)) == "press up"
+    seen_at(305, 230, (0.0, -200.0))  # it turned 20 px past where the look saw it
+    assert abs(player.lag - 0.1) < 1e-6
+    seen_at(100, 250)
+    seen_at(262, 250)
+    assert player.line_up(keys, (300.0, 100.0), (20, 20)) == "press up"  # 38 px ahead, 18 once it lags
+    seen_at(100, 250)
+    seen_at(305, 250)
+    assert player.steer(keys) in ("press up", "press down")  # the wall 95 px ahead, 75 once it lags
+
+
+def test_a_worm_goes_for_an_apple_straight_ahead_by_the_wall_and_turns_from_the_wall_once_it_is_eaten() -> None:
+    """The apple lies on the worm's row, 25 px from the wall it heads for: the worm is not turned aside in the
+    band along the wall, where it could never reach the apple; with the apple gone, it is."""
+    player = Player(SIZE, step=0.2)
+    worm_turns(player, (200.0, 200.0), rounds=3)
+    keys = ["press up", "press left", "press down", "press right"]
+    head = Box(310, 240, 20, 20)
+    player.look(step(99, Action.wait(0.2), head), None, [Mover(head, (200.0, 0.0))])
+    assert player.line_up(keys, (375.0, 250.0), (20, 20)) == ""  # on its line, ahead
+    assert player.steer(keys) is None
+    player.aim(None)
+    assert player.steer(keys) in ("press up", "press down")
+
+
 def test_an_avatar_whose_course_no_key_sets_is_not_steered_by_course() -> None:
     """A bird flapped up and falling down again: no key is seen to turn it onto a heading along both axes."""
     player = Player(SIZE, step=0.15)

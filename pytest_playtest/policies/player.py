@@ -16,8 +16,13 @@ after the input changed its course; a key never seen so is expected to act as th
 (arrows, WASD) was seen to act. Such an avatar is kept in play by turning it before the edge ahead, not
 in the middle of the window (the apple may lie anywhere), and brought to a thing as a player brings a snake
 to the apple: it keeps its course until the thing's line across it lies within half a step ahead, then it
-turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance. It
-is followed through its turns: looked for along the heading a key just set too, farther after a look that
+turns onto that line (``line_up``): a greedy step toward the thing would pass it by at a step's distance. A
+turn lands later than the look it was decided on (the key's way to the game, the game's next frame): where the
+avatar turned, along the course it left, says how much later, and a player allows for that lag as a person
+allows for their reaction time, turning that much earlier toward a line and before a wall. A thing straight
+ahead, nearer than the wall, is gone for, the wall being turned from once it is reached: one near the edge is
+not reached otherwise, kept out of the band along the edges where the avatar is turned aside. It is followed
+through its turns: looked for along the heading a key just set too, farther after a look that
 missed it, at the pace its course was seen at while a frame reads it still.
 
 Pure bookkeeping over boxes and steps.
@@ -40,6 +45,7 @@ from .thresholds import (
     LEARNING,
     LOST_LOOKS,
     MARGIN,
+    MAX_TURN_LAG,
     MIN_MOVE,
     REACH,
     TRAVEL_SLACK,
@@ -96,6 +102,12 @@ class Player:
     _turned_by: str | None = None  # the input given when it left that course, while its new one is not seen yet
     _awaited: Heading | None = None  # the heading of the turn last proposed, until a look shows it (or too late)
     _awaited_looks: int = 0
+    #: where the avatar was seen on the look a turn was decided on, and the course it kept then
+    _turn_from: tuple[Vector, Heading] | None = None
+    lag: float = 0.0  # seconds from a look to the turn decided on it, learnt from the turns seen
+    #: the thing the avatar is brought to (its middle and size), as the last ``line_up`` was told
+    _aim: tuple[Vector, tuple[int, int]] | None = None
+    _lags: int = 0  # the turns it was learnt from
     _seen_at: float | None = None  # when the last look was (seconds into the run)
     offered: set[str] = field(default_factory=set)  # the inputs the player was ever asked to choose from
     _unseen: int = 0  # looks in a row that did not find the avatar
@@ -148,14 +160,31 @@ class Player:
         if self._awaited is None:
             return
         self._awaited_looks += 1
+        if self.course == self._awaited:
+            self._learn_lag()
         if self.course == self._awaited or self._awaited_looks >= TURN_LOOKS:
-            self._awaited = None
+            self._awaited, self._turn_from = None, None
+
+    def _learn_lag(self) -> None:
+        """The turn awaited shows: the avatar turned where it now stands along the course it left, so that far
+        along it from where the look the turn was decided on saw it, at its pace, is how long a turn lags a look.
+        A turn seen to come later than ``MAX_TURN_LAG`` steps was another's doing (a wall, a second key)."""
+        if self._turn_from is None or self.avatar is None or self._pace * self.step < MIN_MOVE:
+            return
+        start, old = self._turn_from
+        axis = 0 if old[0] else 1
+        seconds = (self.avatar[axis] - start[axis]) * old[axis] / self._pace
+        if seconds > MAX_TURN_LAG * self.step:
+            return
+        weight = 1.0 if not self._lags else LEARNING
+        self.lag += weight * (max(seconds, 0.0) - self.lag)
+        self._lags += 1
 
     def forget(self) -> None:
         """The game started over: the avatar is to be found again (what the inputs do stays known)."""
         self.avatar, self.followed, self._before, self.consistent, self._seen_at = None, False, None, 0, None
         self._unseen = 0
-        self._course_before = self._turned_by = self._awaited = None
+        self._course_before = self._turned_by = self._awaited = self._turn_from = self._aim = None
 
     def _time(self, now: float | None) -> None:
         """Measure how long a step lasts, look to look (a running average: one slow look is no new pace)."""
@@ -300,13 +329,14 @@ class Player:
         the line through ``point`` (a thing of this ``size`` to reach) once that line lies within half a step
         ahead, ``""`` to keep its course meanwhile; None when the avatar is not one steered so."""
         self.offered.update(names)
+        self._aim = (point, size)
         course, headings = self._going, self.headings(names)
         if self.avatar is None or not self.keeps_course:
             return None
         if self._awaited is not None or course is None:
             return ""
         along, across = (0, 1) if course[0] else (1, 0)
-        ahead = (point[along] - self.avatar[along]) * course[along]
+        ahead = (point[along] - self.avatar[along]) * course[along] - self._lagging()
         aside = point[across] - self.avatar[across]
         travel = self._travel()
         if abs(aside) <= size[across] / 2:  # on its line already
@@ -348,9 +378,22 @@ class Player:
     def _turn_before_edge(self, course: Heading, headings: dict[str, Heading]) -> str | None:
         """Keep a course-keeping avatar in play: turn it aside once the window's edge ahead is within
         ``EDGE_STEPS`` steps of its travel; None while it is not."""
-        if self._room(course) > EDGE_STEPS * self._travel():
+        if self._room(course) - self._lagging() > EDGE_STEPS * self._travel() or self._aimed_ahead(course):
             return None
         return self._sidestep(course, headings)
+
+    def _aimed_ahead(self, course: Heading) -> bool:
+        """Whether the thing the avatar is brought to lies on its line ahead, nearer than the window's edge."""
+        if self._aim is None or self.avatar is None:
+            return False
+        point, size = self._aim
+        along, across = (0, 1) if course[0] else (1, 0)
+        ahead = (point[along] - self.avatar[along]) * course[along]
+        return abs(point[across] - self.avatar[across]) <= size[across] / 2 and 0 <= ahead < self._room(course)
+
+    def aim(self, point: Vector | None, size: tuple[int, int] = (0, 0)) -> None:
+        """The thing to bring the avatar to now (None: none in sight)."""
+        self._aim = None if point is None else (point, size)
 
     def _sidestep(self, course: Heading, headings: dict[str, Heading]) -> str | None:
         """The input that turns the avatar across its course, toward the side with more room."""
@@ -365,8 +408,14 @@ class Player:
         """The input that turns the avatar onto ``heading`` (None: no known one); the turn is then awaited."""
         name = next((name for name, known in headings.items() if known == heading), None)
         if name is not None:
+            course = self._believed  # (the one it keeps until the turn lands)
+            self._turn_from = (self.avatar, course) if self.avatar is not None and course is not None else None
             self._awaited, self._awaited_looks = heading, 0
         return name
+
+    def _lagging(self) -> float:
+        """How far the avatar goes on along its course before a turn decided now lands (the lag learnt)."""
+        return self.lag * self._travel() / self.step
 
     def _room(self, heading: Heading) -> float:
         """How far the avatar may go along ``heading`` before it leaves the window."""

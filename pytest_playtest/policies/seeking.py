@@ -41,6 +41,7 @@ class Seeking:
         self._judge_end(observation)
         targets = self._still_targets(observation, player.avatar)
         if not targets:
+            player.aim(None)
             return None
         target = min(targets, key=lambda t: _distance(t.box.center, player.avatar or (0.0, 0.0)))
         if _distance(target.box.center, player.avatar) <= REACH:

@@ -183,6 +183,9 @@ TURN_LOOKS = 2
 #: [steps of its travel] a course-keeping avatar is turned aside once the window's edge ahead is this near: a
 #: look may come late by a step on a busy machine
 EDGE_STEPS = 2.0
+#: [steps] the most a turn may be seen to lag the look it was decided on and still be learnt as the lag: the
+#: key's way to the game and its next frame take a fraction of a step, and a turn seen later was another's
+MAX_TURN_LAG = 1.5
 
 # -- things to reach in a real-time game (seeking.py; what looks like one: vision/thresholds.py) -----------------
 #: [share] of the steps where a target is known that steer to it (the rest explore: other inputs need tries too)
